@@ -1,0 +1,299 @@
+package membound.benchmarks.suite;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+import membound.benchmarks.BenchmarkMain;
+import membound.benchmarks.sizing.CacheSizes;
+import membound.benchmarks.sizing.Threads;
+import membound.benchmarks.sizing.WorkingSet;
+import membound.benchmarks.stream.StreamBenchmark;
+import membound.benchmarks.stream.StreamKernel;
+import membound.hardware.BadInputException;
+import membound.hardware.host.Host;
+import membound.hardware.units.Units;
+
+/**
+ * What a suite run will do: which benchmarks, with every cache level and thread count resolved to exact
+ * sizes on this host, in how many JMH runs, with what heap, and where the results go.
+ *
+ * <p><b>Default</b> (nothing selected): {@link StreamBenchmark}, all eight kernels, {@code double}, one
+ * thread per cpu, at the DRAM working set (each array 4× the last-level cache), 2 warm-up and 5
+ * measurement iterations of 1 s, one fork each: the DRAM plateau, in about 2-3 minutes on 2 cores.
+ *
+ * <p>A cache-level working set depends on the thread count (each thread's arrays must fit its share), so
+ * each thread count is its own JMH run ({@link Step}); the results are written together.
+ */
+public final class SuitePlan {
+
+    /** The parameters of the suite's benchmarks, each settable as {@code -Djmh.<name>=v1,v2}. */
+    static final Set<String> BENCHMARK_PARAMETERS = new TreeSet<>(List.of(
+            "kernel", "elementType", "workingSet", "threads", "implementation"));
+
+    /** {@code -Djmh.<key>} to JMH's own option, for the options people set most. */
+    private static final Map<String, String> PROPERTY_OPTIONS = new LinkedHashMap<>();
+
+    static {
+        for (String[] pair : new String[][] {
+                {"exclude", "-e"}, {"forks", "-f"}, {"f", "-f"}, {"warmupIterations", "-wi"}, {"wi", "-wi"},
+                {"iterations", "-i"}, {"i", "-i"}, {"warmupTime", "-w"}, {"w", "-w"}, {"time", "-r"}, {"r", "-r"},
+                {"prof", "-prof"}, {"jvmArgsAppend", "-jvmArgsAppend"}, {"verbosity", "-v"}, {"v", "-v"},
+                {"timeout", "-to"}, {"resultFile", "-rff"}, {"rff", "-rff"}, {"foe", "-foe"}}) {
+            PROPERTY_OPTIONS.put(pair[0], pair[1]);
+        }
+    }
+
+    /** Heap beyond the arrays: JMH, the JIT and the garbage collector's own needs. */
+    static final long HEAP_HEADROOM_BYTES = 512L << 20;
+    /** Arrays may take at most this share of physical memory: beyond it the run would page or be killed. */
+    static final double MAX_MEMORY_SHARE = 0.8;
+
+    private final List<Step> steps;
+    private final Path resultFile;
+    private final String description;
+
+    private SuitePlan(List<Step> steps, Path resultFile, String description) {
+        this.steps = List.copyOf(steps);
+        this.resultFile = resultFile;
+        this.description = description;
+    }
+
+    /** One JMH run: its options, with every parameter explicit. */
+    public record Step(int threads, List<WorkingSet> workingSets, Options options) {
+    }
+
+    public List<Step> steps() {
+        return steps;
+    }
+
+    public Path resultFile() {
+        return resultFile;
+    }
+
+    /** A few lines saying what will run, for the top of the output. */
+    public String describe() {
+        return description;
+    }
+
+    /**
+     * JMH's command line, with the {@code jmh.*} properties ({@code jmh:run}'s way of passing options)
+     * turned into the options they stand for.
+     *
+     * @throws BadInputException for a {@code jmh.*} property that means nothing here
+     */
+    public static String[] jmhArguments(String[] args, Properties properties) {
+        List<String> result = new ArrayList<>(Arrays.asList(args));
+        for (String name : new TreeSet<>(properties.stringPropertyNames())) {
+            if (!name.startsWith("jmh.")) {
+                continue;
+            }
+            String key = name.substring("jmh.".length());
+            String value = properties.getProperty(name).trim();
+            if (key.equals("include")) {
+                result.addAll(splitList(value));
+            } else if (key.equals("params")) {
+                for (String assignment : value.split(";")) {
+                    if (!assignment.isBlank()) {
+                        result.add("-p");
+                        result.add(assignment.trim());
+                    }
+                }
+            } else if (key.equals("args")) {
+                result.addAll(Arrays.asList(value.split("\\s+")));
+            } else if (BENCHMARK_PARAMETERS.contains(key)) {
+                result.add("-p");
+                result.add(key + "=" + value);
+            } else if (PROPERTY_OPTIONS.containsKey(key)) {
+                result.add(PROPERTY_OPTIONS.get(key));
+                result.add(value);
+            } else if (!key.equals("jvm") && !key.equals("mainClass")) {
+                throw new BadInputException("jmh property must be one of jmh.include, jmh.params, jmh.args, "
+                        + String.join(", ", withPrefix(BENCHMARK_PARAMETERS)) + ", "
+                        + String.join(", ", withPrefix(PROPERTY_OPTIONS.keySet())) + ": " + name + "=" + value);
+            }
+        }
+        return result.toArray(String[]::new);
+    }
+
+    /** Resolves the command line into the runs to make on {@code host}. */
+    public static SuitePlan of(CommandLineOptions command, Host host, Properties properties) {
+        Supplier<CacheSizes> caches = memoized(() -> CacheSizes.of(host));
+        List<String> includes = new ArrayList<>();
+        List<String> kernels = new ArrayList<>(upper(parameter(command, "kernel")));
+        for (String include : command.getIncludes()) {
+            Optional<StreamKernel> kernel = kernelNamed(include);
+            if (kernel.isPresent()) {
+                kernels.add(kernel.get().name());
+                addOnce(includes, StreamBenchmark.class.getName());
+            } else {
+                addOnce(includes, include);
+            }
+        }
+        if (includes.isEmpty()) {
+            includes.add(StreamBenchmark.class.getName());
+        }
+        for (String kernel : kernels) {
+            try {
+                StreamKernel.valueOf(kernel);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException("kernel must be one of " + Arrays.toString(StreamKernel.values())
+                        + ": kernel=" + kernel);
+            }
+        }
+
+        List<Integer> threadCounts = orDefault(parameter(command, "threads"), "all").stream()
+                .map(Threads::resolve).distinct().toList();
+        Collection<String> workingSetSpecs = orDefault(parameter(command, "workingSet"), "DRAM");
+
+        List<Step> steps = new ArrayList<>();
+        long largestArrayBytes = 0;
+        StringBuilder text = new StringBuilder("membound suite on ").append(host.hostname()).append(" (")
+                .append(host.cpu().modelName()).append(", ").append(host.logicalCpus()).append(" cpus)\n");
+        for (int threads : threadCounts) {
+            List<WorkingSet> sizes = new ArrayList<>();
+            for (String spec : workingSetSpecs) {
+                if (spec.trim().equalsIgnoreCase("sweep")) {
+                    sizes.addAll(WorkingSet.sweep(threads, caches.get()));
+                } else {
+                    sizes.add(WorkingSet.resolve(spec, threads, caches));
+                }
+            }
+            for (WorkingSet size : sizes) {
+                largestArrayBytes = Math.max(largestArrayBytes, size.arrayBytes());
+            }
+            steps.add(new Step(threads, sizes, null));
+            text.append("  threads=").append(threads).append(": working sets ")
+                    .append(sizes.stream().map(s -> s.label() + " " + Units.formatBytes(s.arrayBytes()))
+                            .reduce((x, y) -> x + ", " + y).orElse(""))
+                    .append(" per array\n");
+        }
+
+        long footprintBytes = largestArrayBytes * 3;
+        if (footprintBytes > MAX_MEMORY_SHARE * host.memoryBytes()) {
+            throw new BadInputException("workingSet must leave room in memory: three arrays of "
+                    + Units.formatBytes(largestArrayBytes) + " need " + Units.formatBytes(footprintBytes)
+                    + " but this host has " + Units.formatBytes(host.memoryBytes()) + ": workingSet="
+                    + String.join(",", workingSetSpecs));
+        }
+        long heapBytes = footprintBytes + Math.max(HEAP_HEADROOM_BYTES, footprintBytes / 10);
+        List<String> jvmArgs = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector",
+                "-Xmx" + (heapBytes >> 20) + "m"));
+        if (command.getJvmArgsAppend().hasValue()) {
+            jvmArgs.addAll(command.getJvmArgsAppend().get());
+        }
+
+        List<Step> built = new ArrayList<>();
+        for (Step step : steps) {
+            ChainedOptionsBuilder options = new OptionsBuilder().parent(command)
+                    .jvmArgsAppend(jvmArgs.toArray(String[]::new))
+                    .param("threads", Integer.toString(step.threads()))
+                    .param("workingSet", step.workingSets().stream().map(WorkingSet::parameter).toArray(String[]::new));
+            for (String include : includes) {
+                options.include(include);
+            }
+            if (!kernels.isEmpty()) {
+                options.param("kernel", kernels.toArray(String[]::new));
+            }
+            List<String> elementTypes = parameter(command, "elementType");
+            if (!elementTypes.isEmpty()) {
+                options.param("elementType",
+                        elementTypes.stream().map(v -> v.trim().toLowerCase(Locale.ROOT)).toArray(String[]::new));
+            }
+            built.add(new Step(step.threads(), step.workingSets(), options.build()));
+        }
+        text.append("  benchmarks: ").append(String.join(", ", includes))
+                .append(kernels.isEmpty() ? "" : " kernels " + kernels)
+                .append("; fork heap -Xmx").append(heapBytes >> 20).append("m; caches from ")
+                .append(cachesSource(caches)).append('\n');
+
+        Path resultFile = command.getResult().hasValue() ? Path.of(command.getResult().get())
+                : defaultResultFile(host, properties);
+        return new SuitePlan(built, resultFile, text.toString().stripTrailing());
+    }
+
+    /** {@code results/jmh/<host>-<UTC>.json} under the repository root (given by the launcher), else the cwd. */
+    static Path defaultResultFile(Host host, Properties properties) {
+        String root = properties.getProperty("membound.repositoryRoot", ".");
+        return Path.of(root, "results", "jmh").resolve(BenchmarkMain.timestampedName(host.hostname(), Instant.now()));
+    }
+
+    private static String cachesSource(Supplier<CacheSizes> caches) {
+        try {
+            CacheSizes sizes = caches.get();
+            return sizes.source() + " (last level " + Units.formatBytes(sizes.lastLevelTotalBytes()) + " in total)";
+        } catch (BadInputException e) {
+            return "unknown";
+        }
+    }
+
+    private static Optional<StreamKernel> kernelNamed(String include) {
+        for (StreamKernel kernel : StreamKernel.values()) {
+            if (kernel.name().equalsIgnoreCase(include.trim())) {
+                return Optional.of(kernel);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static List<String> parameter(CommandLineOptions command, String name) {
+        return command.getParameter(name).hasValue() ? List.copyOf(command.getParameter(name).get()) : List.of();
+    }
+
+    private static List<String> orDefault(List<String> values, String fallback) {
+        return values.isEmpty() ? List.of(fallback) : values;
+    }
+
+    private static List<String> upper(Collection<String> values) {
+        return values.stream().map(v -> v.trim().toUpperCase(Locale.ROOT)).toList();
+    }
+
+    private static List<String> splitList(String value) {
+        return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private static void addOnce(List<String> list, String value) {
+        if (!list.contains(value)) {
+            list.add(value);
+        }
+    }
+
+    private static List<String> withPrefix(Collection<String> keys) {
+        return keys.stream().map(k -> "jmh." + k).toList();
+    }
+
+    private static <T> Supplier<T> memoized(Supplier<T> supplier) {
+        return new Supplier<>() {
+            private T value;
+
+            @Override
+            public synchronized T get() {
+                if (value == null) {
+                    value = supplier.get();
+                }
+                return value;
+            }
+        };
+    }
+
+    static Set<String> benchmarkParameters() {
+        return new LinkedHashSet<>(BENCHMARK_PARAMETERS);
+    }
+}
