@@ -29,7 +29,6 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 import membound.benchmarks.results.Nominal;
 import membound.benchmarks.results.ResultTable;
-import membound.benchmarks.results.StreamResult;
 import membound.benchmarks.suite.SuitePlan;
 import membound.hardware.BadInputException;
 import membound.hardware.host.Host;
@@ -51,16 +50,47 @@ public final class BenchmarkMain {
 
     /** The JDK prints this for every JVM that resolves an incubator module; it tells the user nothing. */
     static final String INCUBATOR_WARNING = "WARNING: Using incubator modules";
+    static final String VECTOR_MODULE = "jdk.incubator.vector";
 
     private BenchmarkMain() {
     }
 
     public static void main(String[] args) {
+        if (ModuleLayer.boot().findModule(VECTOR_MODULE).isEmpty()) {
+            // FLOP counts depend on the lanes of the Vector API's preferred species, which only a JVM with
+            // the module can tell: start one, and keep its incubator notice off the screen.
+            System.exit(relaunchWithVectorModule(args));
+        }
         PrintStream out = filtered(System.out);
         PrintStream err = filtered(System.err);
         System.setOut(out);
         System.setErr(err);
         System.exit(run(args, System.getProperties(), out, err));
+    }
+
+    static int relaunchWithVectorModule(String[] args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("--add-modules=" + VECTOR_MODULE);
+        command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(BenchmarkMain.class.getName());
+        command.addAll(List.of(args));
+        try {
+            Process child = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.INHERIT)
+                    .redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
+            PrintStream err = filtered(System.err);
+            child.getErrorStream().transferTo(err);
+            err.flush();
+            return child.waitFor();
+        } catch (IOException e) {
+            System.err.println("membound: cannot start a JVM with " + VECTOR_MODULE + ": " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
     }
 
     /** Runs the suite as {@code main} does; returns the exit status. */
@@ -88,8 +118,7 @@ public final class BenchmarkMain {
                 results.addAll(stepResults);
             }
             Path resultFile = writeResults(results, plan.resultFile());
-            List<StreamResult> stream = results.stream().filter(StreamResult::isStream).map(StreamResult::of).toList();
-            ResultTable.print(out, stream, Nominal.of(host, properties.getProperty("membound.nominalBandwidth")));
+            ResultTable.print(out, results, Nominal.of(host, properties.getProperty("membound.nominalBandwidth")));
             out.println("JMH results: " + resultFile);
             return 0;
         } catch (CommandLineOptionException e) {

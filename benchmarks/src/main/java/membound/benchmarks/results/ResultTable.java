@@ -15,7 +15,14 @@ public final class ResultTable {
     private ResultTable() {
     }
 
-    public static void print(PrintStream out, List<StreamResult> results, Nominal nominal) {
+    /** Prints a section per kind of result present: bandwidth, latency, compute. */
+    public static void print(PrintStream out, List<org.openjdk.jmh.results.RunResult> all, Nominal nominal) {
+        printBandwidth(out, all.stream().filter(StreamResult::isStream).map(StreamResult::of).toList(), nominal);
+        printLatency(out, all.stream().filter(LatencyResult::isLatency).map(LatencyResult::of).toList());
+        printCompute(out, all.stream().filter(ComputeResult::isCompute).map(ComputeResult::of).toList());
+    }
+
+    static void printBandwidth(PrintStream out, List<StreamResult> results, Nominal nominal) {
         if (results.isEmpty()) {
             return;
         }
@@ -45,6 +52,39 @@ public final class ResultTable {
                 + "Dot 2, Nstream 4, Sum 1, Fill 1).");
         out.println("hardware GB/s adds write-allocate: Java cannot issue non-temporal stores, so every store first "
                 + "reads its line (Copy/Scale x1.5, Add/Triad x4/3, Fill x2).");
+    }
+
+    static void printLatency(PrintStream out, List<LatencyResult> results) {
+        if (results.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("membound: load latency, pointer chase through a random cycle of 64-byte lines (ns per load)");
+        out.println(String.format(Locale.ROOT, "%-24s %8s %8s %8s %8s", "working set", "p50", "p90", "p99", "mean"));
+        for (LatencyResult result : results) {
+            PassTimes ns = result.nanosPerLoad();
+            out.println(String.format(Locale.ROOT, "%-24s %8d %8d %8d %8.1f",
+                    result.workingSet().label() + " " + Units.formatBytes(result.workingSet().arrayBytes()),
+                    ns.percentileNanos(50), ns.percentileNanos(90), ns.percentileNanos(99), ns.meanNanos()));
+        }
+    }
+
+    static void printCompute(PrintStream out, List<ComputeResult> results) {
+        if (results.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("membound: compute ceilings (FLOP/s; median [p5-p95], best = fastest pass)");
+        out.println(String.format(Locale.ROOT, "%-9s %-6s %7s %6s  %-32s %6s", "kernel", "type", "threads", "n",
+                "GFLOP/s", "CV"));
+        for (ComputeResult result : results) {
+            Rate flops = result.flopsPerSecond();
+            out.println(String.format(Locale.ROOT, "%-9s %-6s %7d %6s  %-32s %5.1f%%", result.kind(), result.elementType(),
+                    result.threads(), result.matrixOrder() == 0 ? "-" : Integer.toString(result.matrixOrder()),
+                    String.format(Locale.ROOT, "%.1f [%.1f-%.1f] best %.1f", flops.median() / 1e9, flops.p5() / 1e9,
+                            flops.p95() / 1e9, flops.best() / 1e9),
+                    100 * flops.coefficientOfVariation()));
+        }
     }
 
     private static String spread(Rate rate) {

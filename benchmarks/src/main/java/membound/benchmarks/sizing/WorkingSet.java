@@ -56,6 +56,15 @@ public record WorkingSet(String label, long arrayBytes) {
      * @throws BadInputException for an unknown level, a malformed size, or a level the host lacks
      */
     public static WorkingSet resolve(String spec, int threads, Supplier<CacheSizes> caches) {
+        return resolve(spec, threads, MAX_ARRAYS, caches);
+    }
+
+    /** Resolves the working set of one array used by one thread, as a pointer chase uses it. */
+    public static WorkingSet resolveSingle(String spec, Supplier<CacheSizes> caches) {
+        return resolve(spec, 1, 1, caches);
+    }
+
+    private static WorkingSet resolve(String spec, int threads, int arrays, Supplier<CacheSizes> caches) {
         String text = spec.trim();
         int equals = text.indexOf('=');
         if (equals > 0) {
@@ -71,7 +80,7 @@ public record WorkingSet(String label, long arrayBytes) {
             long share = known.perCore(level).orElseThrow(() -> new BadInputException(
                     "workingSet must be a cache level this host has (" + levels(known) + ") or a size: workingSet="
                             + spec));
-            long perArrayPerThread = (long) (share * CACHE_FILL / MAX_ARRAYS);
+            long perArrayPerThread = (long) (share * CACHE_FILL / arrays);
             return new WorkingSet(upper, perArrayPerThread * threads);
         }
         if (!text.isEmpty() && Character.isDigit(text.charAt(0))) {
@@ -94,6 +103,17 @@ public record WorkingSet(String label, long arrayBytes) {
                 break;
             }
             sizes.add(new WorkingSet(Units.formatBytes(arrayBytes).replace(" ", ""), arrayBytes));
+        }
+        sizes.add(new WorkingSet("DRAM", dram));
+        return sizes;
+    }
+
+    /** Chase sizes for a latency sweep: doubling from 4 KiB up to the DRAM size. */
+    public static List<WorkingSet> sweepSingle(CacheSizes caches) {
+        List<WorkingSet> sizes = new ArrayList<>();
+        long dram = DRAM_MULTIPLE * caches.lastLevelTotalBytes();
+        for (long bytes = 4 * 1024; bytes < dram; bytes *= 2) {
+            sizes.add(new WorkingSet(Units.formatBytes(bytes).replace(" ", ""), bytes));
         }
         sizes.add(new WorkingSet("DRAM", dram));
         return sizes;

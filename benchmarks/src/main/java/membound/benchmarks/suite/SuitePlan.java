@@ -46,7 +46,7 @@ public final class SuitePlan {
 
     /** The parameters of the suite's benchmarks, each settable as {@code -Djmh.<name>=v1,v2}. */
     static final Set<String> BENCHMARK_PARAMETERS = new TreeSet<>(List.of(
-            "kernel", "elementType", "workingSet", "threads", "implementation"));
+            "kernel", "elementType", "workingSet", "threads", "implementation", "n"));
 
     /** {@code -Djmh.<key>} to JMH's own option, for the options people set most. */
     private static final Map<String, String> PROPERTY_OPTIONS = new LinkedHashMap<>();
@@ -76,8 +76,8 @@ public final class SuitePlan {
         this.description = description;
     }
 
-    /** One JMH run: its options, with every parameter explicit. */
-    public record Step(int threads, List<WorkingSet> workingSets, Options options) {
+    /** One JMH run: one benchmark at one team size, its options with every parameter explicit. */
+    public record Step(SuiteBenchmark benchmark, int threads, List<WorkingSet> workingSets, Options options) {
     }
 
     public List<Step> steps() {
@@ -136,97 +136,131 @@ public final class SuitePlan {
     /** Resolves the command line into the runs to make on {@code host}. */
     public static SuitePlan of(CommandLineOptions command, Host host, Properties properties) {
         Supplier<CacheSizes> caches = memoized(() -> CacheSizes.of(host));
-        List<String> includes = new ArrayList<>();
+        List<SuiteBenchmark> selected = new ArrayList<>();
         List<String> kernels = new ArrayList<>(upper(parameter(command, "kernel")));
         for (String include : command.getIncludes()) {
             Optional<StreamKernel> kernel = kernelNamed(include);
             if (kernel.isPresent()) {
                 kernels.add(kernel.get().name());
-                addOnce(includes, StreamBenchmark.class.getName());
-            } else {
-                addOnce(includes, include);
+                addOnce(selected, SuiteBenchmark.STREAM);
+                continue;
             }
+            List<SuiteBenchmark> matching = SuiteBenchmark.all().stream().filter(b -> b.matches(include)).toList();
+            if (matching.isEmpty()) {
+                throw new BadInputException("include must name a benchmark (" + SuiteBenchmark.names()
+                        + ") or a kernel (" + kernelLabels() + "): include=" + include);
+            }
+            matching.forEach(benchmark -> addOnce(selected, benchmark));
         }
-        if (includes.isEmpty()) {
-            includes.add(StreamBenchmark.class.getName());
+        if (selected.isEmpty()) {
+            selected.add(SuiteBenchmark.STREAM);
         }
         for (String kernel : kernels) {
-            try {
-                StreamKernel.valueOf(kernel);
-            } catch (IllegalArgumentException e) {
-                throw new BadInputException("kernel must be one of " + Arrays.toString(StreamKernel.values())
-                        + ": kernel=" + kernel);
+            if (kernelNamed(kernel).isEmpty()) {
+                throw new BadInputException("kernel must be one of " + kernelLabels() + ": kernel=" + kernel);
             }
         }
-
-        List<Integer> threadCounts = orDefault(parameter(command, "threads"), "all").stream()
-                .map(Threads::resolve).distinct().toList();
-        Collection<String> workingSetSpecs = orDefault(parameter(command, "workingSet"), "DRAM");
 
         List<Step> steps = new ArrayList<>();
-        long largestArrayBytes = 0;
         StringBuilder text = new StringBuilder("membound suite on ").append(host.hostname()).append(" (")
                 .append(host.cpu().modelName()).append(", ").append(host.logicalCpus()).append(" cpus)\n");
-        for (int threads : threadCounts) {
-            List<WorkingSet> sizes = new ArrayList<>();
-            for (String spec : workingSetSpecs) {
-                if (spec.trim().equalsIgnoreCase("sweep")) {
-                    sizes.addAll(WorkingSet.sweep(threads, caches.get()));
-                } else {
-                    sizes.add(WorkingSet.resolve(spec, threads, caches));
+        for (SuiteBenchmark benchmark : selected) {
+            List<Integer> threadCounts = benchmark.hasThreads()
+                    ? orDefault(parameter(command, "threads"), benchmark.defaults("threads")).stream()
+                            .map(Threads::resolve).distinct().toList()
+                    : List.of(1);
+            for (int threads : threadCounts) {
+                List<WorkingSet> sizes = workingSets(benchmark, command, threads, caches);
+                long heapBytes = heapBytes(benchmark, sizes, command);
+                long footprintBytes = heapBytes - HEAP_HEADROOM_BYTES;
+                if (footprintBytes > MAX_MEMORY_SHARE * host.memoryBytes()) {
+                    throw new BadInputException("workingSet must leave room in memory: " + benchmark.simpleName()
+                            + " needs " + Units.formatBytes(footprintBytes) + " but this host has "
+                            + Units.formatBytes(host.memoryBytes()) + ": workingSet="
+                            + String.join(",", parameter(command, "workingSet")));
                 }
+                steps.add(new Step(benchmark, threads, sizes,
+                        options(benchmark, command, threads, sizes, kernels, heapBytes)));
+                text.append("  ").append(benchmark.simpleName());
+                if (benchmark == SuiteBenchmark.STREAM) {
+                    text.append(' ').append(kernels.isEmpty() ? "all kernels" : String.join(",", kernels));
+                }
+                if (benchmark.hasThreads()) {
+                    text.append(", threads=").append(threads);
+                }
+                if (!sizes.isEmpty()) {
+                    text.append(", working sets ").append(sizes.stream()
+                            .map(s -> s.label() + " " + Units.formatBytes(s.arrayBytes()))
+                            .reduce((x, y) -> x + ", " + y).orElse(""));
+                }
+                text.append(", fork heap ").append(heapBytes >> 20).append(" MiB\n");
             }
-            for (WorkingSet size : sizes) {
-                largestArrayBytes = Math.max(largestArrayBytes, size.arrayBytes());
-            }
-            steps.add(new Step(threads, sizes, null));
-            text.append("  threads=").append(threads).append(": working sets ")
-                    .append(sizes.stream().map(s -> s.label() + " " + Units.formatBytes(s.arrayBytes()))
-                            .reduce((x, y) -> x + ", " + y).orElse(""))
-                    .append(" per array\n");
         }
-
-        long footprintBytes = largestArrayBytes * 3;
-        if (footprintBytes > MAX_MEMORY_SHARE * host.memoryBytes()) {
-            throw new BadInputException("workingSet must leave room in memory: three arrays of "
-                    + Units.formatBytes(largestArrayBytes) + " need " + Units.formatBytes(footprintBytes)
-                    + " but this host has " + Units.formatBytes(host.memoryBytes()) + ": workingSet="
-                    + String.join(",", workingSetSpecs));
-        }
-        long heapBytes = footprintBytes + Math.max(HEAP_HEADROOM_BYTES, footprintBytes / 10);
-        List<String> jvmArgs = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector",
-                "-Xmx" + (heapBytes >> 20) + "m"));
-        if (command.getJvmArgsAppend().hasValue()) {
-            jvmArgs.addAll(command.getJvmArgsAppend().get());
-        }
-
-        List<Step> built = new ArrayList<>();
-        for (Step step : steps) {
-            ChainedOptionsBuilder options = new OptionsBuilder().parent(command)
-                    .jvmArgsAppend(jvmArgs.toArray(String[]::new))
-                    .param("threads", Integer.toString(step.threads()))
-                    .param("workingSet", step.workingSets().stream().map(WorkingSet::parameter).toArray(String[]::new));
-            for (String include : includes) {
-                options.include(include);
-            }
-            if (!kernels.isEmpty()) {
-                options.param("kernel", kernels.toArray(String[]::new));
-            }
-            List<String> elementTypes = parameter(command, "elementType");
-            if (!elementTypes.isEmpty()) {
-                options.param("elementType",
-                        elementTypes.stream().map(v -> v.trim().toLowerCase(Locale.ROOT)).toArray(String[]::new));
-            }
-            built.add(new Step(step.threads(), step.workingSets(), options.build()));
-        }
-        text.append("  benchmarks: ").append(String.join(", ", includes))
-                .append(kernels.isEmpty() ? "" : " kernels " + kernels)
-                .append("; fork heap -Xmx").append(heapBytes >> 20).append("m; caches from ")
-                .append(cachesSource(caches)).append('\n');
+        text.append("  caches from ").append(cachesSource(caches));
 
         Path resultFile = command.getResult().hasValue() ? Path.of(command.getResult().get())
                 : defaultResultFile(host, properties);
-        return new SuitePlan(built, resultFile, text.toString().stripTrailing());
+        return new SuitePlan(steps, resultFile, text.toString());
+    }
+
+    private static List<WorkingSet> workingSets(SuiteBenchmark benchmark, CommandLineOptions command, int threads,
+            Supplier<CacheSizes> caches) {
+        if (benchmark.sizing() == SuiteBenchmark.Sizing.NONE) {
+            return List.of();
+        }
+        List<WorkingSet> sizes = new ArrayList<>();
+        for (String spec : orDefault(parameter(command, "workingSet"), benchmark.defaults("workingSet"))) {
+            boolean chase = benchmark.sizing() == SuiteBenchmark.Sizing.CHASE;
+            if (spec.trim().equalsIgnoreCase("sweep")) {
+                sizes.addAll(chase ? WorkingSet.sweepSingle(caches.get()) : WorkingSet.sweep(threads, caches.get()));
+            } else {
+                sizes.add(chase ? WorkingSet.resolveSingle(spec, caches) : WorkingSet.resolve(spec, threads, caches));
+            }
+        }
+        return sizes;
+    }
+
+    /** What a fork of {@code benchmark} holds on its heap, plus {@link #HEAP_HEADROOM_BYTES}. */
+    private static long heapBytes(SuiteBenchmark benchmark, List<WorkingSet> sizes, CommandLineOptions command) {
+        long largest = sizes.stream().mapToLong(WorkingSet::arrayBytes).max().orElse(0);
+        long data = switch (benchmark) {
+            case STREAM -> 3 * largest;
+            case LATENCY -> largest + largest / 16;
+            case GEMM -> 3L * 8 * orDefault(parameter(command, "n"), benchmark.defaults("n")).stream()
+                    .mapToLong(value -> (long) Math.pow(Integer.parseInt(value.trim()), 2)).max().orElse(0);
+            case FMA -> 0;
+        };
+        return data + Math.max(HEAP_HEADROOM_BYTES, data / 10);
+    }
+
+    private static Options options(SuiteBenchmark benchmark, CommandLineOptions command, int threads,
+            List<WorkingSet> sizes, List<String> kernels, long heapBytes) {
+        List<String> jvmArgs = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector", "-Xmx" + (heapBytes >> 20) + "m"));
+        if (command.getJvmArgsAppend().hasValue()) {
+            jvmArgs.addAll(command.getJvmArgsAppend().get());
+        }
+        ChainedOptionsBuilder options = new OptionsBuilder().parent(command)
+                .include(benchmark.include())
+                .jvmArgsAppend(jvmArgs.toArray(String[]::new));
+        if (benchmark.hasThreads()) {
+            options.param("threads", Integer.toString(threads));
+        }
+        if (!sizes.isEmpty()) {
+            options.param("workingSet", sizes.stream().map(WorkingSet::parameter).toArray(String[]::new));
+        }
+        if (benchmark == SuiteBenchmark.STREAM && !kernels.isEmpty()) {
+            options.param("kernel", kernels.toArray(String[]::new));
+        }
+        List<String> elementTypes = parameter(command, "elementType");
+        if (!elementTypes.isEmpty()) {
+            options.param("elementType",
+                    elementTypes.stream().map(v -> v.trim().toLowerCase(Locale.ROOT)).toArray(String[]::new));
+        }
+        return options.build();
+    }
+
+    private static String kernelLabels() {
+        return String.join(", ", Arrays.stream(StreamKernel.values()).map(StreamKernel::label).toList());
     }
 
     /** {@code results/jmh/<host>-<UTC>.json} under the repository root (given by the launcher), else the cwd. */
@@ -257,7 +291,7 @@ public final class SuitePlan {
         return command.getParameter(name).hasValue() ? List.copyOf(command.getParameter(name).get()) : List.of();
     }
 
-    private static List<String> orDefault(List<String> values, String fallback) {
+    private static List<String> orDefault(List<String> values, String... fallback) {
         return values.isEmpty() ? List.of(fallback) : values;
     }
 
@@ -269,7 +303,7 @@ public final class SuitePlan {
         return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
     }
 
-    private static void addOnce(List<String> list, String value) {
+    private static <T> void addOnce(List<T> list, T value) {
         if (!list.contains(value)) {
             list.add(value);
         }
