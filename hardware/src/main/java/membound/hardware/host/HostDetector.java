@@ -47,7 +47,8 @@ public final class HostDetector {
     // Kernel's "no cluster" values for topology/cluster_id: -1 printed signed or as u16/u32.
     private static final Set<Long> NO_CLUSTER = Set.of(-1L, 65535L, 4294967295L);
     private static final Pattern SYSFS_SIZE = Pattern.compile("(\\d+)\\s*([KMG]?)B?", Pattern.CASE_INSENSITIVE);
-    private static final Pattern GETCONF_LINE = Pattern.compile("LEVEL(\\d)_(ICACHE|DCACHE|CACHE)_SIZE\\s+(\\S*)");
+    private static final Pattern GETCONF_LINE = Pattern.compile(
+            "(?m)^LEVEL(\\d)_(ICACHE|DCACHE|CACHE)_SIZE[ \\t]*(\\S*)[ \\t]*$");
     private static final Pattern CPUINFO_CACHE = Pattern.compile("(\\d+)\\s*([KMG]?)B?", Pattern.CASE_INSENSITIVE);
     private static final Pattern MEMTOTAL = Pattern.compile("(?m)^MemTotal:\\s*(\\S+)\\s*(\\S*)\\s*$");
 
@@ -710,8 +711,8 @@ public final class HostDetector {
             }
             String mode = m.group(1);
             if (mode.equals("madvise")) {
-                warnings.add("transparent huge pages are 'madvise': the JVM heap gets huge pages only with "
-                        + "-XX:+UseTransparentHugePages (the suite's forks pass it)");
+                warnings.add("transparent huge pages are 'madvise': the JVM heap gets huge pages only when it runs "
+                        + "with -XX:+UseTransparentHugePages");
             } else if (mode.equals("never")) {
                 warnings.add("transparent huge pages are 'never': TLB misses may lower bandwidth on large arrays");
             }
