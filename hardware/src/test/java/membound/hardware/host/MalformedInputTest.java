@@ -125,10 +125,11 @@ class MalformedInputTest {
     @Test
     void shouldSurviveRandomBytesInEveryFileItReads() throws IOException {
         Random random = new Random(42);
+        Path root = spark();
         for (String file : List.of("proc/cpuinfo", "proc/meminfo", "sys/devices/system/cpu/online",
                 "sys/devices/system/cpu/cpu0/cache/index0/size", "sys/devices/system/cpu/cpu0/topology/cluster_id",
                 "sys/kernel/mm/transparent_hugepage/enabled", "proc/sys/abi/sve_default_vector_length")) {
-            Path root = Fixtures.copy("dgx-spark", tmp.resolve("random-" + file.replace('/', '-')));
+            byte[] original = Files.readAllBytes(root.resolve(file));
             byte[] garbage = new byte[512];
             random.nextBytes(garbage);
             Files.write(root.resolve(file), garbage);
@@ -138,6 +139,7 @@ class MalformedInputTest {
             } catch (BadInputException expected) {
                 assertTrue(expected.getMessage().contains("="), expected.getMessage());
             }
+            Files.write(root.resolve(file), original);
         }
     }
 
