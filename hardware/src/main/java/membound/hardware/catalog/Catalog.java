@@ -12,6 +12,7 @@ import java.util.Set;
 
 import membound.hardware.BadInputException;
 import membound.hardware.host.Host;
+import membound.hardware.host.PlatformMatch;
 
 /**
  * The datasheet catalog: known platforms, looked up by id or alias, and matched to a detected host.
@@ -85,6 +86,16 @@ public final class Catalog {
     /** The entry for the platform detection recognised on this host, if any. */
     public Optional<PlatformSpec> match(Host host) {
         return host.platform().flatMap(m -> find(m.catalogId()));
+    }
+
+    /**
+     * The host taken as the named platform, whatever detection recognised: {@code --platform NAME}.
+     *
+     * @throws BadInputException as {@link #require(String)} does
+     */
+    public Host withPlatform(Host host, String idOrAlias) {
+        PlatformSpec spec = require(idOrAlias);
+        return host.withPlatform(new PlatformMatch(spec.id(), spec.name(), "--platform " + idOrAlias));
     }
 
     /** Ids whose id or an alias is within a small edit distance of the query, or contains it. */

@@ -62,8 +62,18 @@ class PlatformRecognitionTest {
     @Test
     void shouldLetAnOverrideReplaceTheRecognisedPlatform() {
         Host epyc = Fixtures.detect("dev-epyc");
-        Host overridden = epyc.withPlatform(new PlatformMatch("h100-sxm", "NVIDIA H100 SXM5 80GB", "--platform h100"));
+        Host overridden = Catalog.builtIn().withPlatform(epyc, "H100");
         assertEquals("h100-sxm", Catalog.builtIn().match(overridden).orElseThrow().id());
+        assertEquals("--platform H100", overridden.platform().orElseThrow().evidence());
+    }
+
+    @Test
+    void shouldReportTheSparkForPeople() {
+        List<String> lines = HostReport.lines(Fixtures.detect("dgx-spark"));
+        assertTrue(lines.contains("core type  Cortex-X925 (0x41/0xd85): cpus 5-9,15-19, per core L1d 64.0 KiB, "
+                + "L1i 64.0 KiB, L2 2.00 MiB"), lines::toString);
+        assertTrue(lines.contains("cluster    1: cpus 10-19, shared L3 16.0 MiB (by sysfs cluster_id)"),
+                lines::toString);
     }
 
     @Test
