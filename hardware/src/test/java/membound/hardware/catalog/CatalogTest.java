@@ -140,6 +140,15 @@ class CatalogTest {
     }
 
     @Test
+    void shouldBeListedEntryByEntryInTheDocs() throws java.io.IOException {
+        // Surefire runs in the module directory; the page sits at the repository root.
+        String docs = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "hardware.md"));
+        for (String id : CATALOG.ids()) {
+            assertTrue(docs.contains("| `" + id + "` |"), "docs/hardware.md lacks a row for " + id);
+        }
+    }
+
+    @Test
     void shouldParsePrecisionNamesAndListThemOnError() {
         assertEquals(Precision.BF16, Precision.parse("bf16"));
         BadInputException e = assertThrows(BadInputException.class, () -> Precision.parse("fp12"));
