@@ -208,21 +208,35 @@ public final class HostDetector {
             return cpus;
         }
 
+        /**
+         * The architecture the JVM runs on. cpuinfo names it too, but under user-mode emulation (qemu-user on
+         * CI) cpuinfo describes the emulating machine; the JVM's {@code os.arch} wins and a warning says so.
+         */
         private String architecture(List<Map<String, String>> processors) {
+            String fromCpuinfo = null;
             for (Map<String, String> p : processors) {
                 if (p.containsKey("CPU implementer")) {
-                    return CpuInfo.AARCH64;
+                    fromCpuinfo = CpuInfo.AARCH64;
+                    break;
                 }
                 if (p.containsKey("vendor_id") || p.containsKey("flags")) {
-                    return CpuInfo.X86_64;
+                    fromCpuinfo = CpuInfo.X86_64;
+                    break;
                 }
             }
             String arch = files.java().osArch().toLowerCase(Locale.ROOT);
-            return switch (arch) {
+            String fromJvm = switch (arch) {
                 case "amd64", "x86_64" -> CpuInfo.X86_64;
                 case "aarch64", "arm64" -> CpuInfo.AARCH64;
+                case "unknown" -> null;
                 default -> arch;
             };
+            if (fromCpuinfo != null && fromJvm != null && !fromCpuinfo.equals(fromJvm)) {
+                warnings.add(CPUINFO + " describes an " + fromCpuinfo + " cpu but the JVM runs on " + fromJvm
+                        + " (emulation?): cpu model, flags and caches are the emulating machine's");
+                return fromJvm;
+            }
+            return fromCpuinfo != null ? fromCpuinfo : fromJvm != null ? fromJvm : "unknown";
         }
 
         /** The flags every cpu has: on a mixed-core chip, what code may use wherever it runs. */
@@ -691,9 +705,11 @@ public final class HostDetector {
                             + "256: sve_default_vector_length=" + text.orElse("absent") + "; using Advanced SIMD's 128 bits");
                     return 128;
                 }
-                if (cpu.hasFlag("asimd")) {
-                    return 128;
+                if (!cpu.hasFlag("asimd")) {
+                    warnings.add("no Advanced SIMD flag in " + CPUINFO + "; vectorBitWidth taken as 128, which "
+                            + "every Armv8-A cpu has");
                 }
+                return 128;
             }
             warnings.add("no SIMD flags known for architecture " + cpu.architecture() + ": vectorBitWidth taken as 64");
             return 64;

@@ -179,6 +179,16 @@ class MalformedInputTest {
     }
 
     @Test
+    void shouldTrustTheJvmArchitectureWhenCpuinfoDescribesAnEmulatingMachine() throws IOException {
+        Path root = Fixtures.copy("dev-epyc", tmp.resolve("qemu"));
+        write(root, SystemFiles.JAVA_FILE, "os.name=Linux\nos.arch=aarch64\navailableProcessors=2\n");
+        Host host = detect(root);
+        assertEquals(CpuInfo.AARCH64, host.cpu().architecture());
+        assertEquals(128, host.vectorBitWidth());
+        assertWarned(host, "describes an x86_64 cpu but the JVM runs on aarch64");
+    }
+
+    @Test
     void shouldUseCpuinfoCacheSizeAsAmdL2WhenNothingElseHasSizes() throws IOException {
         Path root = Fixtures.copy("dev-epyc", tmp.resolve("epyc"));
         Files.delete(root.resolve(SystemFiles.GETCONF_FILE));
