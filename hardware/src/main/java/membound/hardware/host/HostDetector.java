@@ -47,7 +47,8 @@ public final class HostDetector {
     // Kernel's "no cluster" values for topology/cluster_id: -1 printed signed or as u16/u32.
     private static final Set<Long> NO_CLUSTER = Set.of(-1L, 65535L, 4294967295L);
     private static final Pattern SYSFS_SIZE = Pattern.compile("(\\d+)\\s*([KMG]?)B?", Pattern.CASE_INSENSITIVE);
-    private static final Pattern GETCONF_LINE = Pattern.compile("LEVEL(\\d)_(ICACHE|DCACHE|CACHE)_SIZE\\s+(\\S*)");
+    private static final Pattern GETCONF_LINE = Pattern.compile(
+            "(?m)^LEVEL(\\d)_(ICACHE|DCACHE|CACHE)_SIZE[ \\t]*(\\S*)[ \\t]*$");
     private static final Pattern CPUINFO_CACHE = Pattern.compile("(\\d+)\\s*([KMG]?)B?", Pattern.CASE_INSENSITIVE);
     private static final Pattern MEMTOTAL = Pattern.compile("(?m)^MemTotal:\\s*(\\S+)\\s*(\\S*)\\s*$");
 
@@ -207,21 +208,35 @@ public final class HostDetector {
             return cpus;
         }
 
+        /**
+         * The architecture the JVM runs on. cpuinfo names it too, but under user-mode emulation (qemu-user on
+         * CI) cpuinfo describes the emulating machine; the JVM's {@code os.arch} wins and a warning says so.
+         */
         private String architecture(List<Map<String, String>> processors) {
+            String fromCpuinfo = null;
             for (Map<String, String> p : processors) {
                 if (p.containsKey("CPU implementer")) {
-                    return CpuInfo.AARCH64;
+                    fromCpuinfo = CpuInfo.AARCH64;
+                    break;
                 }
                 if (p.containsKey("vendor_id") || p.containsKey("flags")) {
-                    return CpuInfo.X86_64;
+                    fromCpuinfo = CpuInfo.X86_64;
+                    break;
                 }
             }
             String arch = files.java().osArch().toLowerCase(Locale.ROOT);
-            return switch (arch) {
+            String fromJvm = switch (arch) {
                 case "amd64", "x86_64" -> CpuInfo.X86_64;
                 case "aarch64", "arm64" -> CpuInfo.AARCH64;
+                case "unknown" -> null;
                 default -> arch;
             };
+            if (fromCpuinfo != null && fromJvm != null && !fromCpuinfo.equals(fromJvm)) {
+                warnings.add(CPUINFO + " describes an " + fromCpuinfo + " cpu but the JVM runs on " + fromJvm
+                        + " (emulation?): cpu model, flags and caches are the emulating machine's");
+                return fromJvm;
+            }
+            return fromCpuinfo != null ? fromCpuinfo : fromJvm != null ? fromJvm : "unknown";
         }
 
         /** The flags every cpu has: on a mixed-core chip, what code may use wherever it runs. */
@@ -690,9 +705,11 @@ public final class HostDetector {
                             + "256: sve_default_vector_length=" + text.orElse("absent") + "; using Advanced SIMD's 128 bits");
                     return 128;
                 }
-                if (cpu.hasFlag("asimd")) {
-                    return 128;
+                if (!cpu.hasFlag("asimd")) {
+                    warnings.add("no Advanced SIMD flag in " + CPUINFO + "; vectorBitWidth taken as 128, which "
+                            + "every Armv8-A cpu has");
                 }
+                return 128;
             }
             warnings.add("no SIMD flags known for architecture " + cpu.architecture() + ": vectorBitWidth taken as 64");
             return 64;
@@ -710,8 +727,8 @@ public final class HostDetector {
             }
             String mode = m.group(1);
             if (mode.equals("madvise")) {
-                warnings.add("transparent huge pages are 'madvise': the JVM heap gets huge pages only with "
-                        + "-XX:+UseTransparentHugePages (the suite's forks pass it)");
+                warnings.add("transparent huge pages are 'madvise': the JVM heap gets huge pages only when it runs "
+                        + "with -XX:+UseTransparentHugePages");
             } else if (mode.equals("never")) {
                 warnings.add("transparent huge pages are 'never': TLB misses may lower bandwidth on large arrays");
             }
