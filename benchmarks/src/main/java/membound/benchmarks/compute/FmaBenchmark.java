@@ -42,7 +42,7 @@ import membound.benchmarks.team.ThreadTeam;
 public class FmaBenchmark {
 
     /** Steps per thread per pass: ~1-10 ms of work, long against the team's start and stop. */
-    public static final int STEPS_PER_PASS = 1 << 18;
+    public static final int STEPS_PER_PASS = 1 << 20;
 
     @Param({"double", "float"})
     public String elementType;

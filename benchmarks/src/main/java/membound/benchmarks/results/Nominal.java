@@ -2,6 +2,8 @@ package membound.benchmarks.results;
 
 import java.util.Optional;
 
+import membound.hardware.catalog.Catalog;
+import membound.hardware.catalog.PlatformSpec;
 import membound.hardware.host.Host;
 import membound.hardware.units.Units;
 
@@ -19,8 +21,15 @@ public record Nominal(Optional<Double> bytesPerSecond, String source) {
             return new Nominal(Optional.of(Units.parseBandwidth("nominalBandwidth", override)),
                     "given with -Dmembound.nominalBandwidth=" + override.trim());
         }
-        return new Nominal(Optional.empty(), "unknown: no catalog entry matches this host ("
-                + host.cpu().modelName() + "); give one with -Dmembound.nominalBandwidth=273GB/s");
+        Optional<PlatformSpec> platform = Catalog.builtIn().match(host);
+        if (platform.isEmpty()) {
+            return new Nominal(Optional.empty(), "unknown: no catalog entry matches this host ("
+                    + host.cpu().modelName() + "); give one with -Dmembound.nominalBandwidth=273GB/s");
+        }
+        return platform.get().nominalHostMemoryBandwidth()
+                .map(figure -> new Nominal(Optional.of(figure.value()), platform.get().name() + ": " + figure.source()))
+                .orElseGet(() -> new Nominal(Optional.empty(), "unknown: the catalog entry for "
+                        + platform.get().name() + " has no memory bandwidth"));
     }
 
     /** measured / nominal, or empty when the nominal figure is unknown. */

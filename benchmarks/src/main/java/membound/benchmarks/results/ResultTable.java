@@ -59,13 +59,14 @@ public final class ResultTable {
             return;
         }
         out.println();
-        out.println("membound: load latency, pointer chase through a random cycle of 64-byte lines (ns per load)");
+        out.println("membound: load latency, pointer chase through a random cycle of 64-byte lines; ns per load, "
+                + "percentiles over chases of " + membound.benchmarks.latency.LatencyBenchmark.STEPS_PER_INVOCATION + " loads");
         out.println(String.format(Locale.ROOT, "%-24s %8s %8s %8s %8s", "working set", "p50", "p90", "p99", "mean"));
         for (LatencyResult result : results) {
-            PassTimes ns = result.nanosPerLoad();
-            out.println(String.format(Locale.ROOT, "%-24s %8d %8d %8d %8.1f",
+            out.println(String.format(Locale.ROOT, "%-24s %8.2f %8.2f %8.2f %8.2f",
                     result.workingSet().label() + " " + Units.formatBytes(result.workingSet().arrayBytes()),
-                    ns.percentileNanos(50), ns.percentileNanos(90), ns.percentileNanos(99), ns.meanNanos()));
+                    result.nanosPerLoad(50), result.nanosPerLoad(90), result.nanosPerLoad(99),
+                    result.meanNanosPerLoad()));
         }
     }
 

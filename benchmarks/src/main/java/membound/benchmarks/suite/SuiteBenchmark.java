@@ -17,7 +17,7 @@ import membound.benchmarks.stream.StreamBenchmark;
  */
 public enum SuiteBenchmark {
     STREAM(StreamBenchmark.class, "pass", Sizing.STREAM),
-    LATENCY(LatencyBenchmark.class, "load", Sizing.CHASE),
+    LATENCY(LatencyBenchmark.class, "chase", Sizing.CHASE),
     FMA(FmaBenchmark.class, "pass", Sizing.NONE),
     GEMM(GemmBenchmark.class, "multiply", Sizing.NONE);
 

@@ -239,7 +239,7 @@ public final class SuitePlan {
         if (command.getJvmArgsAppend().hasValue()) {
             jvmArgs.addAll(command.getJvmArgsAppend().get());
         }
-        ChainedOptionsBuilder options = new OptionsBuilder().parent(command)
+        ChainedOptionsBuilder options = new OptionsBuilder().parent(withoutIncludes(command))
                 .include(benchmark.include())
                 .jvmArgsAppend(jvmArgs.toArray(String[]::new));
         if (benchmark.hasThreads()) {
@@ -257,6 +257,37 @@ public final class SuitePlan {
                     elementTypes.stream().map(v -> v.trim().toLowerCase(Locale.ROOT)).toArray(String[]::new));
         }
         return options.build();
+    }
+
+    /**
+     * The command line minus its includes: JMH's builder adds a parent's includes to its own, and each step
+     * must run exactly its one benchmark.
+     */
+    static Options withoutIncludes(Options command) {
+        return (Options) java.lang.reflect.Proxy.newProxyInstance(Options.class.getClassLoader(),
+                new Class<?>[] {Options.class}, new WithoutIncludes(command));
+    }
+
+    /** Serializable, because JMH sends the options to every fork. */
+    private static final class WithoutIncludes implements java.lang.reflect.InvocationHandler, java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        private final Options command;
+
+        WithoutIncludes(Options command) {
+            this.command = command;
+        }
+
+        @Override
+        public Object invoke(Object proxy, java.lang.reflect.Method method, Object[] args) throws Throwable {
+            if (method.getName().equals("getIncludes") && method.getParameterCount() == 0) {
+                return new ArrayList<String>();
+            }
+            try {
+                return method.invoke(command, args);
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }
     }
 
     private static String kernelLabels() {
