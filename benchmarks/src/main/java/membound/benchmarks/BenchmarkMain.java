@@ -111,9 +111,11 @@ public final class BenchmarkMain {
             out.println(plan.describe());
 
             List<RunResult> results = new ArrayList<>();
+            // JMH copies each fork's stderr into its output: the fork's incubator notice comes through here.
+            PrintStream jmhOut = filtered(out);
             for (SuitePlan.Step step : plan.steps()) {
                 Collection<RunResult> stepResults = new Runner(step.options(),
-                        OutputFormatFactory.createFormatInstance(out, command.verbosity().orElse(VerboseMode.NORMAL)))
+                        OutputFormatFactory.createFormatInstance(jmhOut, command.verbosity().orElse(VerboseMode.NORMAL)))
                         .run();
                 results.addAll(stepResults);
             }
