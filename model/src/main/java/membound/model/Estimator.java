@@ -225,7 +225,8 @@ public final class Estimator {
                     : s[5] > s[4] / 2 ? "memory" : "compute";
             rows.add(new OperationRow(op.name(), op.operationClass().label(), op.kernel().name().toLowerCase(Locale.ROOT),
                     op.placement().name().toLowerCase(Locale.ROOT).replace('_', ' '), bound, s[0], s[1], s[2], s[3],
-                    s[4], total == 0 ? 0 : s[4] / total, op.arithmeticIntensity()));
+                    s[4], total == 0 ? 0 : s[4] / total,
+                    Double.isInfinite(op.arithmeticIntensity()) ? null : op.arithmeticIntensity()));
         }
         return rows;
     }

@@ -10,7 +10,8 @@ import java.util.Map;
  * The model's view of one device: its memory (capacity, tiers with bandwidth per access pattern,
  * whether CPU and GPU share it) and its compute (ceilings per precision, and the non-tensor vector
  * rate elementwise operations run at). Immutable; built from a datasheet catalog entry or a
- * calibrated profile by {@link Machines}.
+ * calibrated profile by {@link Machines}. A host device may have no compute ceilings (the catalog
+ * gives none for most CPUs); a training device must have one.
  *
  * @param tiers memory tiers ordered from the smallest (fastest) to the main memory, which is last
  * @param vectorFlopsPerSecond FP32 rate outside the matrix units; elementwise operations run at it
@@ -37,8 +38,8 @@ public record Device(String id, String name, Kind kind, long capacityBytes, Stri
         if (tiers == null || tiers.isEmpty()) {
             throw new IllegalArgumentException("device " + id + " needs at least its main memory tier");
         }
-        if (compute == null || compute.isEmpty()) {
-            throw new IllegalArgumentException("device " + id + " needs at least one compute ceiling");
+        if (compute == null) {
+            compute = Map.of();
         }
         if (name == null) {
             name = id;
@@ -71,12 +72,17 @@ public record Device(String id, String name, Kind kind, long capacityBytes, Stri
         return null;
     }
 
-    /** Vector rate for elementwise work: the declared one, else the FP32 dense peak. */
+    /** Vector rate for elementwise work: the declared one, else the FP32 (or nearest) dense peak; null if none. */
     public Ceiling vectorFlops() {
         if (vectorFlopsPerSecond != null) {
             return vectorFlopsPerSecond;
         }
-        return computeFor(Precision.FP32).peakDense();
+        ComputeCeiling nearest = computeFor(Precision.FP32);
+        return nearest == null ? null : nearest.peakDense();
+    }
+
+    public boolean hasCompute() {
+        return !compute.isEmpty();
     }
 
     public Device withTiers(List<MemoryTier> replaced) {

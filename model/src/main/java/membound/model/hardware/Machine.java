@@ -21,6 +21,10 @@ public record Machine(String id, String name, String source, Device device, Devi
         if (id == null || id.isBlank() || device == null) {
             throw new IllegalArgumentException("machine needs an id and a device");
         }
+        if (!device.hasCompute()) {
+            throw new membound.hardware.BadInputException(id + " has no compute ceiling for its " + device.name()
+                    + ": give one with --peak-flops " + id + ":bf16=VALUE (for example 92T)");
+        }
         if (name == null) {
             name = id;
         }

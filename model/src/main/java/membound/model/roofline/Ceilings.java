@@ -62,7 +62,9 @@ public final class Ceilings {
                 sparseFlopsPerSecond[p.ordinal()] = gemm;
             }
         }
-        vectorFlopsPerSecond = device.vectorFlops().value(basis) * computeShare;
+        Ceiling vector = device.vectorFlops();
+        vectorFlopsPerSecond = vector == null ? gemmFlopsPerSecond[Precision.FP32.ordinal()]
+                : vector.value(basis) * computeShare;
         attentionFractionOfGemm = Defaults.FUSED_ATTENTION_FRACTION_OF_GEMM;
         List<MemoryTier> tiers = device.tiers();
         tierCapacityBytes = new long[tiers.size()];
@@ -78,7 +80,9 @@ public final class Ceilings {
         for (AccessPattern pattern : AccessPattern.values()) {
             hostBytesPerSecond[pattern.ordinal()] = hostDevice.mainMemory().ceiling(pattern).value(basis) * bandwidthScale;
         }
-        hostFlopsPerSecond = hostDevice.vectorFlops().value(basis);
+        // A host without a compute figure (most catalog CPUs) times its offloaded update by bandwidth alone.
+        Ceiling hostVector = hostDevice.vectorFlops();
+        hostFlopsPerSecond = hostVector == null ? Double.POSITIVE_INFINITY : hostVector.value(basis);
         parallelLinkBytesPerSecond = parallelLink == null ? Double.NaN : parallelLink.bandwidth().value(basis);
         parallelLinkLatencySeconds = parallelLink == null ? 0 : parallelLink.latencySeconds();
         hostLinkBytesPerSecond = hostLink == null ? Double.NaN : hostLink.bandwidth().value(basis);
@@ -188,8 +192,10 @@ public final class Ceilings {
         lines.add(String.format(Locale.ROOT, "fused attention: %.2f x GEMM (%s)", Defaults.FUSED_ATTENTION_FRACTION_OF_GEMM,
                 Defaults.FUSED_ATTENTION_SOURCE));
         Ceiling vector = device.vectorFlops();
-        lines.add(String.format(Locale.ROOT, "vector (elementwise): %s (%s)", Units.formatFlops(vector.value(basis)),
-                vector.source(basis)));
+        if (vector != null) {
+            lines.add(String.format(Locale.ROOT, "vector (elementwise): %s (%s)", Units.formatFlops(vector.value(basis)),
+                    vector.source(basis)));
+        }
         if (parallelLink != null) {
             lines.add(String.format(Locale.ROOT, "link %s: %s per direction (%s)", parallelLink.name(),
                     Units.formatBandwidth(parallelLink.bandwidth().value(basis)), parallelLink.bandwidth().source(basis)));
