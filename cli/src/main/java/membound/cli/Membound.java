@@ -3,6 +3,7 @@ package membound.cli;
 import java.io.PrintWriter;
 
 import membound.hardware.BadInputException;
+import membound.model.cli.PredictCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -16,6 +17,7 @@ import picocli.CommandLine.Command;
         description = "Measured memory bandwidth, hardware profiles and the training time they imply.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                PredictCommand.class,
         })
 public final class Membound implements Runnable {
 

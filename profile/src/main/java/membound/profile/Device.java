@@ -1,0 +1,129 @@
+package membound.profile;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * One device of the machine and what was measured (or imported) on it.
+ *
+ * @param id                "cpu", "gpu", "gpu1", ...
+ * @param kind              cpu, gpu or accelerator
+ * @param name              what it is ("NVIDIA GB10 (Cortex-X925 + Cortex-A725)", "NVIDIA GB10 GPU")
+ * @param memory            the memory it uses
+ * @param unifiedMemoryWith ids of the other devices that share this memory (DGX Spark: cpu and gpu); a
+ *                          reader must not count offloading between them as extra capacity
+ * @param bandwidth         every bandwidth measurement
+ * @param levels            the ceiling per memory level and access pattern the model uses
+ * @param threadScaling     bandwidth against threads
+ * @param latency           load latency per working set
+ * @param compute           compute ceilings
+ * @param tenants           bandwidth shared between concurrent processes
+ */
+public record Device(
+        String id,
+        DeviceKind kind,
+        String name,
+        Memory memory,
+        List<String> unifiedMemoryWith,
+        List<BandwidthEntry> bandwidth,
+        List<LevelCeiling> levels,
+        List<ScalingCurve> threadScaling,
+        List<LatencyEntry> latency,
+        List<ComputeEntry> compute,
+        List<TenantEntry> tenants) {
+
+    public Device {
+        Checks.id("device.id", id);
+        Checks.present("device.kind", kind);
+        Checks.text("device.name", name);
+        unifiedMemoryWith = Checks.ids("device.unifiedMemoryWith", unifiedMemoryWith);
+        if (unifiedMemoryWith.contains(id)) {
+            throw Checks.bad("device.unifiedMemoryWith", "other devices than " + id, unifiedMemoryWith);
+        }
+        bandwidth = Checks.list("device.bandwidth", bandwidth);
+        levels = Checks.list("device.levels", levels);
+        threadScaling = Checks.list("device.threadScaling", threadScaling);
+        latency = Checks.list("device.latency", latency);
+        compute = Checks.list("device.compute", compute);
+        tenants = Checks.list("device.tenants", tenants);
+        Checks.unique("device.bandwidth.id", bandwidth, BandwidthEntry::id);
+        Checks.unique("device.latency.id", latency, LatencyEntry::id);
+        Checks.unique("device.compute.id", compute, ComputeEntry::id);
+        Checks.unique("device.levels (level, access)", levels, c -> c.level() + "/" + c.access());
+        Set<String> bandwidthIds = bandwidth.stream().map(BandwidthEntry::id).collect(Collectors.toSet());
+        for (LevelCeiling ceiling : levels) {
+            if (ceiling.bandwidthId() != null && !bandwidthIds.contains(ceiling.bandwidthId())) {
+                throw Checks.bad("device.levels.bandwidthId", "the id of a bandwidth entry of device " + id,
+                        ceiling.bandwidthId());
+            }
+        }
+        for (ScalingCurve curve : threadScaling) {
+            for (ScalingCurve.Point point : curve.points()) {
+                if (point.bandwidthId() != null && !bandwidthIds.contains(point.bandwidthId())) {
+                    throw Checks.bad("device.threadScaling.bandwidthId",
+                            "the id of a bandwidth entry of device " + id, point.bandwidthId());
+                }
+            }
+        }
+    }
+
+    /** A device with no measurements yet. */
+    public static Device of(String id, DeviceKind kind, String name, Memory memory, List<String> unifiedMemoryWith) {
+        return new Device(id, kind, name, memory, unifiedMemoryWith, List.of(), List.of(), List.of(), List.of(),
+                List.of(), List.of());
+    }
+
+    /** The ceiling for an access pattern at a level, when the profile has one. */
+    public Optional<LevelCeiling> ceiling(MemoryLevel level, Access access) {
+        return levels.stream().filter(c -> c.level() == level && c.access() == access).findFirst();
+    }
+
+    /** The bandwidth entry with this id. */
+    public Optional<BandwidthEntry> bandwidthEntry(String bandwidthId) {
+        return bandwidth.stream().filter(b -> b.id().equals(bandwidthId)).findFirst();
+    }
+
+    /**
+     * The compute ceiling at a precision: the highest typical rate among its entries (a GEMM ceiling is
+     * what real matrix multiplications reach; the FMA peak bounds it).
+     */
+    public Optional<ComputeEntry> computeCeiling(Precision precision, ComputeEntry.Kind kind) {
+        return compute.stream().filter(c -> c.precision() == precision && c.kind() == kind)
+                .max(Comparator.comparingDouble(c -> c.flopsPerSecond().typical()));
+    }
+
+    public Device withBandwidth(List<BandwidthEntry> newBandwidth) {
+        return new Device(id, kind, name, memory, unifiedMemoryWith, newBandwidth, levels, threadScaling, latency,
+                compute, tenants);
+    }
+
+    public Device withLevels(List<LevelCeiling> newLevels) {
+        return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, newLevels, threadScaling, latency,
+                compute, tenants);
+    }
+
+    public Device withCompute(List<ComputeEntry> newCompute) {
+        return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
+                newCompute, tenants);
+    }
+
+    /**
+     * The memory a device uses.
+     *
+     * @param capacityBytes what the device can address, if known (a DGX Spark: 128 GB, CUDA reports ~119.7 GB)
+     * @param technology    "LPDDR5x", "HBM3e", ..., if known
+     * @param provenance    where the capacity came from, when it is given
+     */
+    public record Memory(Long capacityBytes, String technology, Provenance provenance) {
+        public Memory {
+            Checks.optionalPositive("memory.capacityBytes", capacityBytes);
+            Checks.optionalText("memory.technology", technology);
+            if (capacityBytes != null) {
+                Checks.present("memory.provenance", provenance);
+            }
+        }
+    }
+}
