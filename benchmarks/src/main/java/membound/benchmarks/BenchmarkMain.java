@@ -109,6 +109,14 @@ public final class BenchmarkMain {
             Host host = HostDetector.detect();
             SuitePlan plan = SuitePlan.of(command, host, properties);
             out.println(plan.describe());
+            if (Boolean.parseBoolean(properties.getProperty("membound.dryRun", "false"))) {
+                for (SuitePlan.Step step : plan.steps()) {
+                    out.println("step " + step.benchmark().simpleName() + " threads=" + step.threads()
+                            + " workingSet=" + String.join(",", step.workingSets().stream()
+                                    .map(membound.benchmarks.sizing.WorkingSet::parameter).toList()));
+                }
+                return 0;
+            }
 
             List<RunResult> results = new ArrayList<>();
             // JMH copies each fork's stderr into its output: the fork's incubator notice comes through here.

@@ -18,7 +18,7 @@ import membound.hardware.units.Units;
  *   <li>{@code DRAM}: every array is at least 4× the total last-level cache, STREAM's rule.</li>
  *   <li>{@code 64MiB}, {@code 2GB}: the bytes of each array, as STREAM's {@code STREAM_ARRAY_SIZE} and
  *       BabelStream's {@code --arraysize} count it (times the element size).</li>
- *   <li>{@code DRAM=2131706432}: a level already resolved, as the suite passes it to JMH so that every
+ *   <li>{@code DRAM:2131706432}: a level already resolved, as the suite passes it to JMH so that every
  *       result names its own size.</li>
  * </ul>
  *
@@ -33,6 +33,8 @@ public record WorkingSet(String label, long arrayBytes) {
     static final double CACHE_FILL = 0.5;
     /** STREAM's rule for DRAM figures: each array at least this many times the last-level cache. */
     public static final int DRAM_MULTIPLE = 4;
+    /** Between the label and the bytes of a resolved working set. */
+    static final char SEPARATOR = ':';
 
     public WorkingSet {
         if (arrayBytes <= 0) {
@@ -40,9 +42,12 @@ public record WorkingSet(String label, long arrayBytes) {
         }
     }
 
-    /** The JMH parameter value that names this working set exactly: {@code DRAM=2131706432}. */
+    /**
+     * The JMH parameter value that names this working set exactly: {@code DRAM:2131706432} (not '=', which
+     * JMH's {@code -p name=value} would split on).
+     */
     public String parameter() {
-        return label + "=" + arrayBytes;
+        return label + SEPARATOR + arrayBytes;
     }
 
     /** True for a DRAM working set, by level or by size against STREAM's rule. */
@@ -66,9 +71,10 @@ public record WorkingSet(String label, long arrayBytes) {
 
     private static WorkingSet resolve(String spec, int threads, int arrays, Supplier<CacheSizes> caches) {
         String text = spec.trim();
-        int equals = text.indexOf('=');
-        if (equals > 0) {
-            return new WorkingSet(text.substring(0, equals), Units.parseBytes("workingSet", text.substring(equals + 1)));
+        int separator = text.indexOf(SEPARATOR);
+        if (separator > 0) {
+            return new WorkingSet(text.substring(0, separator),
+                    Units.parseBytes("workingSet", text.substring(separator + 1)));
         }
         String upper = text.toUpperCase(Locale.ROOT);
         if (upper.equals("DRAM")) {

@@ -260,8 +260,8 @@ public final class SuitePlan {
     }
 
     /**
-     * The command line minus its includes: JMH's builder adds a parent's includes to its own, and each step
-     * must run exactly its one benchmark.
+     * The command line minus its includes and result file: JMH's builder adds a parent's includes to its own,
+     * and each step must run exactly its one benchmark; the suite writes one result file for all steps.
      */
     static Options withoutIncludes(Options command) {
         return (Options) java.lang.reflect.Proxy.newProxyInstance(Options.class.getClassLoader(),
@@ -279,8 +279,17 @@ public final class SuitePlan {
 
         @Override
         public Object invoke(Object proxy, java.lang.reflect.Method method, Object[] args) throws Throwable {
-            if (method.getName().equals("getIncludes") && method.getParameterCount() == 0) {
-                return new ArrayList<String>();
+            if (method.getParameterCount() == 0) {
+                switch (method.getName()) {
+                    case "getIncludes":
+                        return new ArrayList<String>();
+                    case "getResult":
+                    case "getResultFormat":
+                        // The suite writes all steps' results into one file itself.
+                        return org.openjdk.jmh.util.Optional.none();
+                    default:
+                        break;
+                }
             }
             try {
                 return method.invoke(command, args);

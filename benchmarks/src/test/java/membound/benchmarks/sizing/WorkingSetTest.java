@@ -23,7 +23,7 @@ class WorkingSetTest {
         WorkingSet dram = WorkingSet.resolve("DRAM", 2, () -> CACHES);
 
         assertEquals(4 * (24L << 20), dram.arrayBytes());
-        assertEquals("DRAM=" + (96L << 20), dram.parameter());
+        assertEquals("DRAM:" + (96L << 20), dram.parameter());
         assertTrue(dram.isDram(CACHES));
     }
 
@@ -45,7 +45,7 @@ class WorkingSetTest {
         assertEquals(64L << 20, WorkingSet.resolve("64MiB", 2, () -> {
             throw new AssertionError("caches asked for");
         }).arrayBytes());
-        WorkingSet resolved = WorkingSet.resolve("DRAM=123456", 2, () -> {
+        WorkingSet resolved = WorkingSet.resolve("DRAM:123456", 2, () -> {
             throw new AssertionError("caches asked for");
         });
         assertEquals(new WorkingSet("DRAM", 123456), resolved);
