@@ -4,13 +4,11 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -18,9 +16,6 @@ import java.util.Properties;
 import java.util.Set;
 
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.results.format.ResultFormatFactory;
-import org.openjdk.jmh.results.format.ResultFormatType;
-import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
@@ -30,6 +25,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import membound.benchmarks.results.Nominal;
 import membound.benchmarks.results.ResultTable;
 import membound.benchmarks.suite.SuitePlan;
+import membound.benchmarks.suite.SuiteRunner;
 import membound.hardware.BadInputException;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
@@ -118,16 +114,10 @@ public final class BenchmarkMain {
                 return 0;
             }
 
-            List<RunResult> results = new ArrayList<>();
             // JMH copies each fork's stderr into its output: the fork's incubator notice comes through here.
-            PrintStream jmhOut = filtered(out);
-            for (SuitePlan.Step step : plan.steps()) {
-                Collection<RunResult> stepResults = new Runner(step.options(),
-                        OutputFormatFactory.createFormatInstance(jmhOut, command.verbosity().orElse(VerboseMode.NORMAL)))
-                        .run();
-                results.addAll(stepResults);
-            }
-            Path resultFile = writeResults(results, plan.resultFile());
+            List<RunResult> results = SuiteRunner.run(plan, OutputFormatFactory.createFormatInstance(filtered(out),
+                    command.verbosity().orElse(VerboseMode.NORMAL)));
+            Path resultFile = SuiteRunner.writeJson(results, plan.resultFile());
             ResultTable.print(out, results, Nominal.of(host, properties.getProperty("membound.nominalBandwidth")));
             out.println("JMH results: " + resultFile);
             return 0;
@@ -154,21 +144,6 @@ public final class BenchmarkMain {
             }
         }
         return false;
-    }
-
-    /** Writes all results as one JMH JSON file (atomically: a temporary file, then a move). */
-    static Path writeResults(List<RunResult> results, Path file) throws IOException {
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        Path temporary = Files.createTempFile(file.toAbsolutePath().getParent(), ".jmh-", ".json.tmp");
-        try (PrintStream json = new PrintStream(Files.newOutputStream(temporary), false, StandardCharsets.UTF_8)) {
-            ResultFormatFactory.getInstance(ResultFormatType.JSON, json).writeOut(results);
-        }
-        Path target = file;
-        for (int n = 2; Files.exists(target); n++) {
-            String name = file.getFileName().toString().replace(".json", "-" + n + ".json");
-            target = file.resolveSibling(name);
-        }
-        return Files.move(temporary, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** {@code <host>-<UTC timestamp>.json}, as profiles are named. */

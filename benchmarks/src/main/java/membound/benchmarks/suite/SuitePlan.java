@@ -135,7 +135,13 @@ public final class SuitePlan {
 
     /** Resolves the command line into the runs to make on {@code host}. */
     public static SuitePlan of(CommandLineOptions command, Host host, Properties properties) {
-        Supplier<CacheSizes> caches = memoized(() -> CacheSizes.of(host));
+        Path resultFile = command.getResult().hasValue() ? Path.of(command.getResult().get())
+                : defaultResultFile(host, properties);
+        return of(requests(command), command, host, resultFile);
+    }
+
+    /** The benchmarks a command line selects: by include pattern or kernel name, with its {@code -p} values. */
+    static List<SuiteRequest> requests(CommandLineOptions command) {
         List<SuiteBenchmark> selected = new ArrayList<>();
         List<String> kernels = new ArrayList<>(upper(parameter(command, "kernel")));
         for (String include : command.getIncludes()) {
@@ -155,35 +161,57 @@ public final class SuitePlan {
         if (selected.isEmpty()) {
             selected.add(SuiteBenchmark.STREAM);
         }
-        for (String kernel : kernels) {
-            if (kernelNamed(kernel).isEmpty()) {
-                throw new BadInputException("kernel must be one of " + kernelLabels() + ": kernel=" + kernel);
+        List<SuiteRequest> requests = new ArrayList<>();
+        for (SuiteBenchmark benchmark : selected) {
+            SuiteRequest request = SuiteRequest.of(benchmark);
+            for (String name : BENCHMARK_PARAMETERS) {
+                List<String> values = name.equals("kernel") ? kernels : parameter(command, name);
+                if (!values.isEmpty() && benchmark.defaults(name).length > 0) {
+                    request = request.with(name, values.toArray(String[]::new));
+                }
             }
+            requests.add(request);
         }
+        return requests;
+    }
 
+    /**
+     * Resolves {@code requests} on {@code host}: one step per benchmark and team size, every cache level
+     * and thread count made explicit, the fork heap sized to the arrays.
+     *
+     * @param settings iterations, forks, profilers and other JMH options shared by every step
+     * @throws BadInputException for a value that means nothing or a working set that does not fit in memory
+     */
+    public static SuitePlan of(List<SuiteRequest> requests, Options settings, Host host, Path resultFile) {
+        Supplier<CacheSizes> caches = memoized(() -> CacheSizes.of(host));
         List<Step> steps = new ArrayList<>();
         StringBuilder text = new StringBuilder("membound suite on ").append(host.hostname()).append(" (")
                 .append(host.cpu().modelName()).append(", ").append(host.logicalCpus()).append(" cpus)\n");
-        for (SuiteBenchmark benchmark : selected) {
+        for (SuiteRequest request : requests) {
+            SuiteBenchmark benchmark = request.benchmark();
+            List<String> kernels = benchmark == SuiteBenchmark.STREAM ? upper(request.values("kernel")) : List.of();
+            for (String kernel : kernels) {
+                if (kernelNamed(kernel).isEmpty()) {
+                    throw new BadInputException("kernel must be one of " + kernelLabels() + ": kernel=" + kernel);
+                }
+            }
             List<Integer> threadCounts = benchmark.hasThreads()
-                    ? orDefault(parameter(command, "threads"), benchmark.defaults("threads")).stream()
-                            .map(Threads::resolve).distinct().toList()
+                    ? request.values("threads").stream().map(Threads::resolve).distinct().toList()
                     : List.of(1);
             for (int threads : threadCounts) {
-                List<WorkingSet> sizes = workingSets(benchmark, command, threads, caches);
-                long heapBytes = heapBytes(benchmark, sizes, command);
+                List<WorkingSet> sizes = workingSets(request, threads, caches);
+                long heapBytes = heapBytes(request, sizes);
                 long footprintBytes = heapBytes - HEAP_HEADROOM_BYTES;
                 if (footprintBytes > MAX_MEMORY_SHARE * host.memoryBytes()) {
                     throw new BadInputException("workingSet must leave room in memory: " + benchmark.simpleName()
                             + " needs " + Units.formatBytes(footprintBytes) + " but this host has "
                             + Units.formatBytes(host.memoryBytes()) + ": workingSet="
-                            + String.join(",", parameter(command, "workingSet")));
+                            + String.join(",", request.values("workingSet")));
                 }
-                steps.add(new Step(benchmark, threads, sizes,
-                        options(benchmark, command, threads, sizes, kernels, heapBytes)));
+                steps.add(new Step(benchmark, threads, sizes, options(request, settings, threads, sizes, heapBytes)));
                 text.append("  ").append(benchmark.simpleName());
-                if (benchmark == SuiteBenchmark.STREAM) {
-                    text.append(' ').append(kernels.isEmpty() ? "all kernels" : String.join(",", kernels));
+                if (!kernels.isEmpty()) {
+                    text.append(' ').append(String.join(",", kernels));
                 }
                 if (benchmark.hasThreads()) {
                     text.append(", threads=").append(threads);
@@ -197,19 +225,16 @@ public final class SuitePlan {
             }
         }
         text.append("  caches from ").append(cachesSource(caches));
-
-        Path resultFile = command.getResult().hasValue() ? Path.of(command.getResult().get())
-                : defaultResultFile(host, properties);
         return new SuitePlan(steps, resultFile, text.toString());
     }
 
-    private static List<WorkingSet> workingSets(SuiteBenchmark benchmark, CommandLineOptions command, int threads,
-            Supplier<CacheSizes> caches) {
+    private static List<WorkingSet> workingSets(SuiteRequest request, int threads, Supplier<CacheSizes> caches) {
+        SuiteBenchmark benchmark = request.benchmark();
         if (benchmark.sizing() == SuiteBenchmark.Sizing.NONE) {
             return List.of();
         }
         List<WorkingSet> sizes = new ArrayList<>();
-        for (String spec : orDefault(parameter(command, "workingSet"), benchmark.defaults("workingSet"))) {
+        for (String spec : request.values("workingSet")) {
             boolean chase = benchmark.sizing() == SuiteBenchmark.Sizing.CHASE;
             if (spec.trim().equalsIgnoreCase("sweep")) {
                 sizes.addAll(chase ? WorkingSet.sweepSingle(caches.get()) : WorkingSet.sweep(threads, caches.get()));
@@ -220,41 +245,54 @@ public final class SuitePlan {
         return sizes;
     }
 
-    /** What a fork of {@code benchmark} holds on its heap, plus {@link #HEAP_HEADROOM_BYTES}. */
-    private static long heapBytes(SuiteBenchmark benchmark, List<WorkingSet> sizes, CommandLineOptions command) {
+    /** What a fork of the request's benchmark holds on its heap, plus {@link #HEAP_HEADROOM_BYTES}. */
+    private static long heapBytes(SuiteRequest request, List<WorkingSet> sizes) {
         long largest = sizes.stream().mapToLong(WorkingSet::arrayBytes).max().orElse(0);
-        long data = switch (benchmark) {
+        long data = switch (request.benchmark()) {
             case STREAM -> 3 * largest;
             case LATENCY -> largest + largest / 16;
-            case GEMM -> 3L * 8 * orDefault(parameter(command, "n"), benchmark.defaults("n")).stream()
-                    .mapToLong(value -> (long) Math.pow(Integer.parseInt(value.trim()), 2)).max().orElse(0);
+            case GEMM -> 3L * Double.BYTES * request.values("n").stream()
+                    .mapToLong(value -> (long) Math.pow(parseOrder(value), 2)).max().orElse(0);
             case FMA -> 0;
         };
         return data + Math.max(HEAP_HEADROOM_BYTES, data / 10);
     }
 
-    private static Options options(SuiteBenchmark benchmark, CommandLineOptions command, int threads,
-            List<WorkingSet> sizes, List<String> kernels, long heapBytes) {
-        List<String> jvmArgs = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector", "-Xmx" + (heapBytes >> 20) + "m"));
-        if (command.getJvmArgsAppend().hasValue()) {
-            jvmArgs.addAll(command.getJvmArgsAppend().get());
+    private static int parseOrder(String value) {
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 1 && n <= 16384) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the one-line error
         }
-        ChainedOptionsBuilder options = new OptionsBuilder().parent(withoutIncludes(command))
+        throw new BadInputException("n must be a matrix order from 1 to 16384: n=" + value);
+    }
+
+    private static Options options(SuiteRequest request, Options settings, int threads, List<WorkingSet> sizes,
+            long heapBytes) {
+        List<String> jvmArgs = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector", "-Xmx" + (heapBytes >> 20) + "m"));
+        if (settings.getJvmArgsAppend().hasValue()) {
+            jvmArgs.addAll(settings.getJvmArgsAppend().get());
+        }
+        SuiteBenchmark benchmark = request.benchmark();
+        ChainedOptionsBuilder options = new OptionsBuilder().parent(withoutIncludes(settings))
                 .include(benchmark.include())
                 .jvmArgsAppend(jvmArgs.toArray(String[]::new));
-        if (benchmark.hasThreads()) {
-            options.param("threads", Integer.toString(threads));
-        }
-        if (!sizes.isEmpty()) {
-            options.param("workingSet", sizes.stream().map(WorkingSet::parameter).toArray(String[]::new));
-        }
-        if (benchmark == SuiteBenchmark.STREAM && !kernels.isEmpty()) {
-            options.param("kernel", kernels.toArray(String[]::new));
-        }
-        List<String> elementTypes = parameter(command, "elementType");
-        if (!elementTypes.isEmpty()) {
-            options.param("elementType",
-                    elementTypes.stream().map(v -> v.trim().toLowerCase(Locale.ROOT)).toArray(String[]::new));
+        for (String name : BENCHMARK_PARAMETERS) {
+            if (benchmark.defaults(name).length == 0) {
+                continue;
+            }
+            String[] values = switch (name) {
+                case "threads" -> new String[] {Integer.toString(threads)};
+                case "workingSet" -> sizes.stream().map(WorkingSet::parameter).toArray(String[]::new);
+                case "kernel" -> upper(request.values(name)).toArray(String[]::new);
+                case "elementType", "implementation" -> request.values(name).stream()
+                        .map(v -> v.trim().toLowerCase(Locale.ROOT)).toArray(String[]::new);
+                default -> request.values(name).toArray(String[]::new);
+            };
+            options.param(name, values);
         }
         return options.build();
     }
@@ -285,7 +323,6 @@ public final class SuitePlan {
                         return new ArrayList<String>();
                     case "getResult":
                     case "getResultFormat":
-                        // The suite writes all steps' results into one file itself.
                         return org.openjdk.jmh.util.Optional.none();
                     default:
                         break;
