@@ -75,7 +75,8 @@ final class CommandSupport {
 
     static String commandLine(CommandLine.Model.CommandSpec spec) {
         List<String> args = spec.commandLine().getParseResult().originalArgs();
-        return "membound " + spec.name() + (args.isEmpty() ? "" : " " + args.stream()
+        // originalArgs holds the whole command line, the subcommand's name included.
+        return "membound" + (args.isEmpty() ? "" : " " + args.stream()
                 .map(a -> a.isEmpty() || a.matches(".*[\\s'\"$\\\\].*") ? "'" + a.replace("'", "'\\''") + "'" : a)
                 .collect(Collectors.joining(" ")));
     }
