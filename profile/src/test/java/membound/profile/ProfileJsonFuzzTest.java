@@ -21,7 +21,7 @@ class ProfileJsonFuzzTest {
 
     static final String[] REPLACEMENTS = {"\"NaN\"", "-1", "0", "1e400", "null", "[]", "{}", "\"x\"", "true", "1.5"};
 
-    @Property(tries = 100)
+    @Property(tries = 50)
     void readerReturnsAProfileOrOneLineError(@ForAll @IntRange(min = 0, max = 2) int kind, @ForAll long seed)
             throws IOException {
         byte[] original = Files.readAllBytes(ProfileJsonTest.EXAMPLE);
