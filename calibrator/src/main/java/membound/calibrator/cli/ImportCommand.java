@@ -165,9 +165,12 @@ public final class ImportCommand implements Callable<Integer> {
             for (String a : result.added()) {
                 out.println("added " + a);
             }
+            // One line per distinct finding; the profile keeps one flag per figure.
+            Map<String, Integer> flags = new LinkedHashMap<>();
             for (Quality.Flag f : result.flags()) {
-                out.println("flag  " + f.code() + ": " + f.message());
+                flags.merge(f.code() + ": " + f.message(), 1, Integer::sum);
             }
+            flags.forEach((text, count) -> out.println("flag  " + text + (count > 1 ? " (" + count + " figures)" : "")));
             for (String s : result.skipped()) {
                 out.println("skipped " + s);
             }
