@@ -7,6 +7,7 @@ import membound.calibrator.cli.FleetCommand;
 import membound.calibrator.cli.ImportCommand;
 import membound.calibrator.cli.ShowCommand;
 import membound.hardware.BadInputException;
+import membound.model.cli.PredictCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -24,6 +25,7 @@ import picocli.CommandLine.Command;
                 CompareCommand.class,
                 ImportCommand.class,
                 FleetCommand.class,
+                PredictCommand.class,
         })
 public final class Membound implements Runnable {
 

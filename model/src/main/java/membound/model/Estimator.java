@@ -1,0 +1,233 @@
+package membound.model;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import membound.hardware.BadInputException;
+import membound.model.hardware.Basis;
+import membound.model.hardware.Link;
+import membound.model.hardware.Machine;
+import membound.model.memory.FitAdvisor;
+import membound.model.memory.MemoryFootprint;
+import membound.model.memory.MemoryModel;
+import membound.model.roofline.Ceilings;
+import membound.model.roofline.Operation;
+import membound.model.roofline.OperationClass;
+import membound.model.roofline.Roofline;
+import membound.model.training.Parallelism;
+import membound.model.training.StepPlan;
+import membound.model.training.StepPlanner;
+import membound.model.training.TrainingSetup;
+import membound.model.workload.Workload;
+
+/**
+ * The model's entry point as a library.
+ *
+ * <pre>{@code
+ * Workload model = Presets.get("llama-3.1-8b");
+ * TrainingSetup setup = TrainingSetup.builder().tokens(2_000_000_000L).gradientAccumulation(8).build();
+ * Machine spark = Machines.datasheet("dgx-spark");
+ * Prediction p = Estimator.predict(model, setup, spark);
+ * double seconds = p.measured().totalSeconds();
+ * }</pre>
+ *
+ * Every call is a pure function of its arguments: no state, no I/O, safe from any thread, and
+ * fast enough for sweeps (see docs/model.md, "Speed").
+ */
+public final class Estimator {
+
+    private static final double ELASTICITY_STEP = 1.01;
+
+    private Estimator() {
+    }
+
+    /** Everything: both bases, sensitivity, memory with advice, operations, ceilings and notes. */
+    public static Prediction predict(Workload workload, TrainingSetup setup, Machine machine) {
+        StepPlan plan = StepPlanner.plan(workload, setup, machine);
+        Link link = parallelLink(machine, setup.parallelism());
+        int tenants = setup.tenants();
+        Ceilings measuredCeilings = Ceilings.of(machine, Basis.MEASURED, tenants, link);
+        Ceilings datasheetCeilings = Ceilings.of(machine, Basis.DATASHEET, tenants, link);
+        Roofline.Evaluation measuredEval = Roofline.evaluate(plan.operations(), measuredCeilings);
+        StepResult measured = result(plan, measuredEval, measuredCeilings);
+        StepResult datasheet = result(plan, Roofline.evaluate(plan.operations(), datasheetCeilings), datasheetCeilings);
+
+        Sensitivity sensitivity = new Sensitivity(measured.stepSeconds(),
+                stepSeconds(plan, measuredCeilings.withBandwidthScale(machine, tenants, link, 0.5)),
+                stepSeconds(plan, measuredCeilings.withBandwidthScale(machine, tenants, link, 2.0)),
+                elasticity(plan, machine, measuredCeilings, tenants, link));
+
+        MemoryFootprint memory = MemoryModel.training(plan, machine);
+        if (!memory.fits()) {
+            memory = memory.withAdvice(FitAdvisor.advise(workload, setup, machine, memory));
+        }
+
+        List<String> notes = new ArrayList<>(plan.notes());
+        notes.addAll(machine.notes());
+        if (tenants > 1 && machine.tenants() == null) {
+            notes.add(String.format(Locale.ROOT, "%d tenants share %s: no measured tenants curve, so each gets an even "
+                    + "1/%d of the bandwidth and of the compute", tenants, machine.name(), tenants));
+        } else if (tenants > 1) {
+            notes.add(String.format(Locale.ROOT, "%d tenants share %s: each gets %.3f of the single-tenant bandwidth "
+                    + "(measured tenants curve: %s) and 1/%d of the compute", tenants, machine.name(),
+                    Ceilings.bandwidthShare(machine, tenants), machine.tenants().source(), tenants));
+        }
+        return new Prediction(workload.name(), workload.source(), workload.parameters().total(),
+                workload.parameters().active(), plan.trainableParameters(), setup, machine.id(), machine.name(),
+                machine.source(), link == null ? null : link.name(), measured, datasheet,
+                (datasheet.stepSeconds() - measured.stepSeconds()) / measured.stepSeconds(), sensitivity, memory,
+                rows(plan.operations(), measuredEval), Ceilings.describe(machine, Basis.MEASURED, plan.computePrecision(), link, tenants),
+                Ceilings.describe(machine, Basis.DATASHEET, plan.computePrecision(), link, tenants), notes);
+    }
+
+    /** Only the step on one basis: the fast path for sweeps. */
+    public static StepResult step(Workload workload, TrainingSetup setup, Machine machine, Basis basis) {
+        StepPlan plan = StepPlanner.plan(workload, setup, machine);
+        Ceilings ceilings = Ceilings.of(machine, basis, setup.tenants(), parallelLink(machine, setup.parallelism()));
+        return result(plan, Roofline.evaluate(plan.operations(), ceilings), ceilings);
+    }
+
+    /** The operations of one step, for inspection and tests. */
+    public static StepPlan plan(Workload workload, TrainingSetup setup, Machine machine) {
+        return StepPlanner.plan(workload, setup, machine);
+    }
+
+    /**
+     * The link parallel devices use: the one the layout names, else the machine's peer link (devices
+     * in one box), else its network link (machines linked together, as two DGX Sparks are).
+     */
+    public static Link parallelLink(Machine machine, Parallelism parallelism) {
+        if (parallelism.devices() == 1) {
+            return null;
+        }
+        if (parallelism.link() != null) {
+            Link named = machine.link(parallelism.link());
+            if (named == null) {
+                throw new BadInputException("link must be one of the machine's links (" + linkIds(machine) + "): link="
+                        + parallelism.link());
+            }
+            return named;
+        }
+        Link peer = machine.link(Link.Kind.PEER);
+        Link link = peer != null ? peer : machine.link(Link.Kind.NETWORK);
+        if (link == null) {
+            throw new BadInputException("several devices need a peer or network link, and " + machine.id()
+                    + " has none: devices=" + parallelism.devices());
+        }
+        return link;
+    }
+
+    private static String linkIds(Machine machine) {
+        List<String> ids = new ArrayList<>();
+        for (Link link : machine.links()) {
+            ids.add(link.id());
+        }
+        return ids.isEmpty() ? "none" : String.join(", ", ids);
+    }
+
+    static double stepSeconds(StepPlan plan, Ceilings ceilings) {
+        return assemble(plan, Roofline.evaluate(plan.operations(), ceilings))[OperationClass.values().length];
+    }
+
+    private static double elasticity(StepPlan plan, Machine machine, Ceilings base, int tenants, Link link) {
+        double up = stepSeconds(plan, base.withBandwidthScale(machine, tenants, link, ELASTICITY_STEP));
+        double down = stepSeconds(plan, base.withBandwidthScale(machine, tenants, link, 1 / ELASTICITY_STEP));
+        return (Math.log(up) - Math.log(down)) / (2 * Math.log(ELASTICITY_STEP));
+    }
+
+    /**
+     * Seconds per class after the adjustments that are not per operation, and the step (last
+     * element): the data-parallel all-reduce hides behind the backward pass when asked to overlap;
+     * a pipeline idles (p - 1) / m of its forward, backward and recompute time (1F1B: Narayanan et
+     * al. 2021).
+     */
+    private static double[] assemble(StepPlan plan, Roofline.Evaluation eval) {
+        int classes = OperationClass.values().length;
+        double[] seconds = new double[classes + 1];
+        for (OperationClass c : OperationClass.values()) {
+            seconds[c.ordinal()] = eval.seconds(c);
+        }
+        double hidden = Math.min(eval.overlappableSeconds(), seconds[OperationClass.BACKWARD.ordinal()]);
+        seconds[OperationClass.COMMUNICATION.ordinal()] -= hidden;
+        int p = plan.setup().parallelism().pipelineParallel();
+        if (p > 1) {
+            double work = seconds[OperationClass.FORWARD.ordinal()] + seconds[OperationClass.BACKWARD.ordinal()]
+                    + seconds[OperationClass.RECOMPUTE.ordinal()];
+            seconds[OperationClass.PIPELINE_BUBBLE.ordinal()] = work * (p - 1) / plan.setup().gradientAccumulation();
+        }
+        double step = 0;
+        for (int c = 0; c < classes; c++) {
+            step += seconds[c];
+        }
+        seconds[classes] = step;
+        return seconds;
+    }
+
+    private static StepResult result(StepPlan plan, Roofline.Evaluation eval, Ceilings ceilings) {
+        double[] seconds = assemble(plan, eval);
+        double step = seconds[OperationClass.values().length];
+        List<StepResult.ClassTime> breakdown = new ArrayList<>(OperationClass.values().length);
+        double memoryBound = 0;
+        for (OperationClass c : OperationClass.values()) {
+            double s = seconds[c.ordinal()];
+            double m = Math.min(s, eval.memoryBoundSeconds(c));
+            memoryBound += m;
+            if (s > 0) {
+                breakdown.add(new StepResult.ClassTime(c.label(), s, s / step, m));
+            }
+        }
+        double modelFlops = 0;
+        double hardwareFlops = 0;
+        for (Operation op : plan.operations()) {
+            if (op.operationClass() == OperationClass.FORWARD || op.operationClass() == OperationClass.BACKWARD) {
+                modelFlops += op.totalModelFlops();
+            }
+            if (op.kernel() != membound.model.roofline.Kernel.ELEMENTWISE) {
+                hardwareFlops += op.totalFlops();
+            }
+        }
+        TrainingSetup setup = plan.setup();
+        double peak = ceilings.peakFlopsPerSecond(plan.computePrecision());
+        double tokensPerStep = setup.tokensPerStep();
+        return new StepResult(ceilings.basis(), step, breakdown, memoryBound / step, tokensPerStep,
+                tokensPerStep / step, setup.steps(), setup.steps() * step, modelFlops, peak,
+                modelFlops / (step * peak), hardwareFlops / (step * peak));
+    }
+
+    /** The operations merged by class and name, with their share of the evaluated time. */
+    public static List<OperationRow> rows(List<Operation> operations, Roofline.Evaluation eval) {
+        double total = 0;
+        for (double s : eval.seconds()) {
+            total += s;
+        }
+        Map<String, double[]> merged = new LinkedHashMap<>();
+        Map<String, Operation> first = new LinkedHashMap<>();
+        for (int i = 0; i < operations.size(); i++) {
+            Operation op = operations.get(i);
+            String key = op.operationClass() + "/" + op.name();
+            double[] sums = merged.computeIfAbsent(key, k -> new double[6]);
+            first.putIfAbsent(key, op);
+            sums[0] += op.count();
+            sums[1] += op.totalFlops();
+            sums[2] += op.totalBytes();
+            sums[3] += op.linkBytes() * op.count();
+            sums[4] += eval.seconds()[i];
+            sums[5] += eval.memoryBound()[i] ? eval.seconds()[i] : 0;
+        }
+        List<OperationRow> rows = new ArrayList<>(merged.size());
+        for (Map.Entry<String, double[]> entry : merged.entrySet()) {
+            Operation op = first.get(entry.getKey());
+            double[] s = entry.getValue();
+            String bound = op.kernel() == membound.model.roofline.Kernel.TRANSFER ? "link"
+                    : s[5] > s[4] / 2 ? "memory" : "compute";
+            rows.add(new OperationRow(op.name(), op.operationClass().label(), op.kernel().name().toLowerCase(Locale.ROOT),
+                    op.placement().name().toLowerCase(Locale.ROOT).replace('_', ' '), bound, s[0], s[1], s[2], s[3],
+                    s[4], total == 0 ? 0 : s[4] / total,
+                    Double.isInfinite(op.arithmeticIntensity()) ? null : op.arithmeticIntensity()));
+        }
+        return rows;
+    }
+}

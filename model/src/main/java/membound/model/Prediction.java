@@ -1,0 +1,29 @@
+package membound.model;
+
+import java.util.List;
+
+import membound.model.memory.MemoryFootprint;
+import membound.model.training.TrainingSetup;
+
+/**
+ * A training prediction: the step on measured ceilings and, beside it, on datasheet ceilings; the
+ * bandwidth sensitivity; the memory footprint; every operation with its roofline; the ceilings it
+ * used with their sources; and notes on anything the model changed or assumed.
+ *
+ * @param datasheetDifference (datasheet - measured) / measured step time: negative when the
+ *        datasheet promises a faster step than the measured ceilings give
+ */
+public record Prediction(String workload, String workloadSource, long parameters, long activeParameters,
+                         double trainableParameters, TrainingSetup setup, String machine, String machineName,
+                         String machineSource, String parallelLink, StepResult measured, StepResult datasheet,
+                         double datasheetDifference, Sensitivity sensitivity, MemoryFootprint memory,
+                         List<OperationRow> operations, List<String> measuredCeilings, List<String> datasheetCeilings,
+                         List<String> notes) {
+
+    public Prediction {
+        operations = List.copyOf(operations);
+        measuredCeilings = List.copyOf(measuredCeilings);
+        datasheetCeilings = List.copyOf(datasheetCeilings);
+        notes = List.copyOf(notes);
+    }
+}

@@ -1,0 +1,101 @@
+package membound.model.cli;
+
+import java.util.Locale;
+
+import membound.hardware.BadInputException;
+
+/** Parsing of counts and printing of durations, counts and percentages for the predict report. */
+final class Formats {
+
+    private Formats() {
+    }
+
+    /** {@code 2B}, {@code 500M}, {@code 1.5e9}, {@code 300000}: a positive whole count. K = 10^3, M = 10^6, B/G = 10^9, T = 10^12. */
+    static long parseCount(String what, String text) {
+        String t = text == null ? "" : text.trim().toUpperCase(Locale.ROOT).replace("_", "").replace(",", "");
+        double multiplier = 1;
+        if (!t.isEmpty()) {
+            char last = t.charAt(t.length() - 1);
+            switch (last) {
+                case 'K' -> multiplier = 1e3;
+                case 'M' -> multiplier = 1e6;
+                case 'B', 'G' -> multiplier = 1e9;
+                case 'T' -> multiplier = 1e12;
+                default -> { }
+            }
+            if (multiplier != 1) {
+                t = t.substring(0, t.length() - 1);
+            }
+        }
+        double value;
+        try {
+            value = Double.parseDouble(t) * multiplier;
+        } catch (NumberFormatException e) {
+            throw new BadInputException(what + " must be a positive count such as 2B, 500M or 1e9: " + what + "=" + text);
+        }
+        if (!(value >= 1) || value > Long.MAX_VALUE || value != Math.rint(value)) {
+            throw new BadInputException(what + " must be a positive whole count: " + what + "=" + text);
+        }
+        return (long) value;
+    }
+
+    static String duration(double seconds) {
+        if (seconds < 1e-3) {
+            return String.format(Locale.ROOT, "%.1f us", seconds * 1e6);
+        }
+        if (seconds < 1) {
+            return String.format(Locale.ROOT, "%.1f ms", seconds * 1e3);
+        }
+        if (seconds < 120) {
+            return String.format(Locale.ROOT, "%.2f s", seconds);
+        }
+        if (seconds < 2 * 3600) {
+            return String.format(Locale.ROOT, "%.1f min", seconds / 60);
+        }
+        if (seconds < 2 * 86400) {
+            return String.format(Locale.ROOT, "%.1f h", seconds / 3600);
+        }
+        return String.format(Locale.ROOT, "%.1f days", seconds / 86400);
+    }
+
+    static String count(double value) {
+        if (value >= 1e12) {
+            return String.format(Locale.ROOT, "%.2f T", value / 1e12);
+        }
+        if (value >= 1e9) {
+            return String.format(Locale.ROOT, "%.2f B", value / 1e9);
+        }
+        if (value >= 1e6) {
+            return String.format(Locale.ROOT, "%.2f M", value / 1e6);
+        }
+        if (value >= 1e4) {
+            return String.format(Locale.ROOT, "%,.0f", value);
+        }
+        return String.format(Locale.ROOT, "%.1f", value);
+    }
+
+    static String percent(double fraction) {
+        return String.format(Locale.ROOT, "%.1f%%", 100 * fraction);
+    }
+
+    static String signedPercent(double fraction) {
+        return String.format(Locale.ROOT, "%+.1f%%", 100 * fraction);
+    }
+
+    static String decimalBytes(double bytes) {
+        if (bytes >= 1e12) {
+            return String.format(Locale.ROOT, "%.2f TB", bytes / 1e12);
+        }
+        if (bytes >= 1e9) {
+            return String.format(Locale.ROOT, "%.2f GB", bytes / 1e9);
+        }
+        if (bytes >= 1e6) {
+            return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
+        }
+        return String.format(Locale.ROOT, "%.0f B", bytes);
+    }
+
+    static String gib(double bytes) {
+        return String.format(Locale.ROOT, "%.1f GiB", bytes / (1L << 30));
+    }
+}

@@ -1,0 +1,235 @@
+package membound.model.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+import membound.hardware.units.Units;
+import membound.model.OperationRow;
+import membound.model.Prediction;
+import membound.model.StepResult;
+import membound.model.decode.DecodePrediction;
+import membound.model.decode.DecodeSetup;
+import membound.model.memory.MemoryFootprint;
+import membound.model.training.FineTuning;
+import membound.model.training.Parallelism;
+import membound.model.training.TrainingSetup;
+import membound.model.workload.Transformer;
+import membound.model.workload.Workload;
+
+/** The text reports of {@code membound predict}: for people; {@code --format json} has every number. */
+final class Report {
+
+    private Report() {
+    }
+
+    static void training(PrintWriter out, Prediction p, int operationsShown) {
+        out.printf(Locale.ROOT, "%s: %s parameters%s (%s)%n", p.workload(), Formats.count(p.parameters()),
+                p.activeParameters() != p.parameters() ? ", " + Formats.count(p.activeParameters()) + " active per token" : "",
+                p.workloadSource());
+        out.printf(Locale.ROOT, "on %s: %s (%s)%n", p.machine(), p.machineName(), p.machineSource());
+        out.println("setup: " + describe(p.setup(), p.trainableParameters()));
+        if (p.parallelLink() != null) {
+            out.println("devices talk over: " + p.parallelLink());
+        }
+        out.println();
+        StepResult m = p.measured();
+        StepResult d = p.datasheet();
+        out.printf(Locale.ROOT, "%-22s %16s %16s%n", "", "measured", "datasheet");
+        out.printf(Locale.ROOT, "%-22s %16s %16s   (datasheet %s)%n", "step time", Formats.duration(m.stepSeconds()),
+                Formats.duration(d.stepSeconds()), Formats.signedPercent(p.datasheetDifference()));
+        out.printf(Locale.ROOT, "%-22s %16s %16s%n", "tokens per second", Formats.count(m.tokensPerSecond()),
+                Formats.count(d.tokensPerSecond()));
+        out.printf(Locale.ROOT, "%-22s %16s %16s   (%s tokens, %s steps)%n", "total time", Formats.duration(m.totalSeconds()),
+                Formats.duration(d.totalSeconds()), Formats.count(p.setup().tokens()), Formats.count(m.steps()));
+        out.printf(Locale.ROOT, "%-22s %16s %16s   (model FLOPs / step / dense peak %s)%n", "MFU", Formats.percent(m.mfu()),
+                Formats.percent(d.mfu()), Units.formatFlops(m.peakFlopsPerSecond()));
+        out.printf(Locale.ROOT, "%-22s %16s %16s%n", "memory-bound share", Formats.percent(m.memoryBoundShare()),
+                Formats.percent(d.memoryBoundShare()));
+        out.println();
+        out.printf(Locale.ROOT, "step by operation class (measured)   %10s %7s %14s%n", "time", "share", "memory-bound");
+        for (StepResult.ClassTime c : m.breakdown()) {
+            out.printf(Locale.ROOT, "  %-34s %10s %7s %14s%n", c.operationClass(), Formats.duration(c.seconds()),
+                    Formats.percent(c.share()), c.seconds() == 0 ? "-" : Formats.percent(c.memoryBoundSeconds() / c.seconds()));
+        }
+        out.println();
+        var s = p.sensitivity();
+        out.printf(Locale.ROOT, "bandwidth sensitivity: step %s; at 0.5x bandwidth %s (%s); at 2x %s (%s); "
+                        + "elasticity d ln T / d ln BW = %.2f%n", Formats.duration(s.stepSeconds()),
+                Formats.duration(s.halfBandwidthStepSeconds()),
+                Formats.signedPercent(s.halfBandwidthStepSeconds() / s.stepSeconds() - 1),
+                Formats.duration(s.doubleBandwidthStepSeconds()),
+                Formats.signedPercent(s.doubleBandwidthStepSeconds() / s.stepSeconds() - 1), s.elasticity());
+        out.println();
+        memory(out, p.memory());
+        out.println();
+        operations(out, p.operations(), operationsShown);
+        out.println();
+        out.println("ceilings (measured basis):");
+        for (String line : p.measuredCeilings()) {
+            out.println("  " + line);
+        }
+        if (!p.notes().isEmpty()) {
+            out.println("notes:");
+            for (String note : p.notes()) {
+                out.println("  - " + note);
+            }
+        }
+    }
+
+    static void decode(PrintWriter out, DecodePrediction p) {
+        DecodeSetup s = p.setup();
+        out.printf(Locale.ROOT, "%s decode on %s: weights %s (%s bits per weight: %s), KV cache %s, context %d, batch %d%n",
+                p.workload(), p.machine(), s.weights().name(), trim(s.weights().bitsPerWeight()), p.weightsSource(),
+                s.kvCache().label(), s.contextTokens(), s.batch());
+        out.println();
+        out.printf(Locale.ROOT, "%-26s %14s %14s%n", "", "measured", "datasheet");
+        out.printf(Locale.ROOT, "%-26s %14s %14s   (datasheet %s)%n", "tokens per second", Formats.count(p.tokensPerSecond()),
+                Formats.count(p.datasheetTokensPerSecond()), Formats.signedPercent(-p.datasheetDifference() / (1 + p.datasheetDifference())));
+        out.printf(Locale.ROOT, "%-26s %14s %14s%n", "decode step", Formats.duration(p.stepSeconds()),
+                Formats.duration(p.datasheetStepSeconds()));
+        out.printf(Locale.ROOT, "%-26s %14s %14s   (prompt %d tokens)%n", "time to first token", Formats.duration(p.prefillSeconds()),
+                Formats.duration(p.datasheetPrefillSeconds()), s.promptTokens());
+        out.printf(Locale.ROOT, "bytes per step: weights %s + KV cache %s; per generated token %s%n",
+                Formats.decimalBytes(p.weightBytesPerStep()), Formats.decimalBytes(p.kvCacheBytesPerStep()),
+                Formats.decimalBytes(p.bytesPerToken()));
+        out.printf(Locale.ROOT, "%s: %s of a step in memory-bound operations%n",
+                p.bandwidthBound() ? "bandwidth-bound" : "compute-bound", Formats.percent(p.memoryBoundShare()));
+        out.printf(Locale.ROOT, "bandwidth sensitivity: %s tokens/s at 0.5x bandwidth, %s at 2x%n",
+                Formats.count(p.halfBandwidthTokensPerSecond()), Formats.count(p.doubleBandwidthTokensPerSecond()));
+        out.println();
+        memory(out, p.memory());
+        out.println();
+        operations(out, p.operations(), 8);
+        out.println();
+        out.println("ceilings (measured basis):");
+        for (String line : p.measuredCeilings()) {
+            out.println("  " + line);
+        }
+        out.println("notes:");
+        for (String note : p.notes()) {
+            out.println("  - " + note);
+        }
+    }
+
+    static void compareTraining(PrintWriter out, Workload w, TrainingSetup setup,
+                                List<PredictCommand.Result<Prediction>> results) {
+        out.printf(Locale.ROOT, "%s, %s%n%n", w.name(), describe(setup, Double.NaN));
+        out.printf(Locale.ROOT, "%-28s %11s %11s %12s %7s %9s %11s %12s %7s%n", "machine", "step", "datasheet",
+                "tokens/s", "MFU", "mem-bound", "total", "memory", "fits");
+        for (PredictCommand.Result<Prediction> r : results) {
+            if (r.value() == null) {
+                out.printf(Locale.ROOT, "%-28s %s%n", r.machine(), r.error());
+                continue;
+            }
+            Prediction p = r.value();
+            out.printf(Locale.ROOT, "%-28s %11s %11s %12s %7s %9s %11s %12s %7s%n", p.machine(),
+                    Formats.duration(p.measured().stepSeconds()), Formats.duration(p.datasheet().stepSeconds()),
+                    Formats.count(p.measured().tokensPerSecond()), Formats.percent(p.measured().mfu()),
+                    Formats.percent(p.measured().memoryBoundShare()), Formats.duration(p.measured().totalSeconds()),
+                    Formats.gib(p.memory().totalBytes()), p.memory().fits() ? "yes" : "NO");
+        }
+        out.println();
+        out.println("step and total on measured ceilings where known (datasheet otherwise); see one machine alone for sources.");
+    }
+
+    static void compareDecode(PrintWriter out, Transformer tf, DecodeSetup s,
+                              List<PredictCommand.Result<DecodePrediction>> results) {
+        out.printf(Locale.ROOT, "%s decode, weights %s, context %d, batch %d%n%n", tf.name(), s.weights().name(),
+                s.contextTokens(), s.batch());
+        out.printf(Locale.ROOT, "%-28s %12s %12s %12s %10s %12s %7s%n", "machine", "tokens/s", "datasheet", "first token",
+                "mem-bound", "memory", "fits");
+        for (PredictCommand.Result<DecodePrediction> r : results) {
+            if (r.value() == null) {
+                out.printf(Locale.ROOT, "%-28s %s%n", r.machine(), r.error());
+                continue;
+            }
+            DecodePrediction p = r.value();
+            out.printf(Locale.ROOT, "%-28s %12s %12s %12s %10s %12s %7s%n", p.machine(), Formats.count(p.tokensPerSecond()),
+                    Formats.count(p.datasheetTokensPerSecond()), Formats.duration(p.prefillSeconds()),
+                    Formats.percent(p.memoryBoundShare()), Formats.gib(p.memory().totalBytes()),
+                    p.memory().fits() ? "yes" : "NO");
+        }
+    }
+
+    private static void memory(PrintWriter out, MemoryFootprint m) {
+        out.printf(Locale.ROOT, "memory per device (capacity %s: %s)%n", Formats.gib(m.capacityBytes()), m.capacitySource());
+        row(out, "weights", m.weightsBytes(), m);
+        row(out, "gradients", m.gradientsBytes(), m);
+        row(out, "optimizer states", m.optimizerStatesBytes(), m);
+        row(out, "activations", m.activationsBytes(), m);
+        row(out, "KV cache", m.kvCacheBytes(), m);
+        row(out, "workspace", m.workspaceBytes(), m);
+        out.printf(Locale.ROOT, "  %-20s %12s  %s%n", "total", Formats.gib(m.totalBytes()),
+                m.fits() ? "fits (" + Formats.percent(m.totalBytes() / m.capacityBytes()) + " of capacity)"
+                        : "DOES NOT FIT (" + Formats.percent(m.totalBytes() / m.capacityBytes()) + " of capacity)");
+        if (m.hostBytes() > 0) {
+            out.printf(Locale.ROOT, "  %-20s %12s%n", "in host memory", Formats.gib(m.hostBytes()));
+        }
+        if (!m.advice().isEmpty()) {
+            out.println("  would fit with:");
+            for (String a : m.advice()) {
+                out.println("    " + a);
+            }
+        }
+    }
+
+    private static void row(PrintWriter out, String name, double bytes, MemoryFootprint m) {
+        out.printf(Locale.ROOT, "  %-20s %12s  %6s%n", name, Formats.gib(bytes), Formats.percent(bytes / m.totalBytes()));
+    }
+
+    private static void operations(PrintWriter out, List<OperationRow> rows, int shown) {
+        List<OperationRow> sorted = new ArrayList<>(rows);
+        sorted.sort(Comparator.comparingDouble(OperationRow::seconds).reversed());
+        int n = shown <= 0 ? sorted.size() : Math.min(shown, sorted.size());
+        out.printf(Locale.ROOT, "slowest operations (measured, of %d)      %-10s %-8s %10s %7s %10s %10s%n", sorted.size(),
+                "class", "bound", "time", "share", "FLOP/B", "GB moved");
+        for (int i = 0; i < n; i++) {
+            OperationRow r = sorted.get(i);
+            out.printf(Locale.ROOT, "  %-40s %-10s %-8s %10s %7s %10s %10s%n", abbreviate(r.name(), 40), r.operationClass(),
+                    r.bound(), Formats.duration(r.seconds()), Formats.percent(r.share()),
+                    r.arithmeticIntensity() == null ? "-" : String.format(Locale.ROOT, "%.1f", r.arithmeticIntensity()),
+                    String.format(Locale.ROOT, "%.2f", (r.bytes() + r.linkBytes()) / 1e9));
+        }
+    }
+
+    static String describe(TrainingSetup s, double trainable) {
+        FineTuning ft = s.fineTuning();
+        String tuning = switch (ft.mode()) {
+            case FULL -> "full fine-tuning";
+            case LORA, QLORA -> ft.mode().label() + " rank " + ft.rank() + " on " + targets(ft)
+                    + (Double.isNaN(trainable) ? "" : " (" + Formats.count(trainable) + " trainable)");
+        };
+        Parallelism par = s.parallelism();
+        return String.format(Locale.ROOT, "%s, %s; weights %s, activations %s, gradients %s, optimizer states %s%s; "
+                        + "sequence %d x micro-batch %d x accumulation %d x %d replica(s) = %s tokens per step; "
+                        + "checkpointing %s; FlashAttention %s%s%s%s%s%s",
+                tuning, s.optimizer().label(), s.weightPrecision().label(), s.activationPrecision().label(),
+                s.gradientPrecision().label(), s.optimizerStatePrecision().label(),
+                s.keepsMasterWeights() ? " + fp32 master weights" : "", s.sequenceLength(), s.microBatchSize(),
+                s.gradientAccumulation(), par.dataParallel(), Formats.count(s.tokensPerStep()), s.checkpointing().label(),
+                s.flashAttention() ? "on" : "off",
+                par.devices() > 1 ? String.format(Locale.ROOT, "; %d devices (data %d x tensor %d x pipeline %d, ZeRO %d)",
+                        par.devices(), par.dataParallel(), par.tensorParallel(), par.pipelineParallel(), par.zeroStage()) : "",
+                s.pruning().kind() != membound.model.training.Pruning.Kind.NONE ? "; pruning " + s.pruning().kind().name().toLowerCase(Locale.ROOT) : "",
+                s.offload().any() ? "; offload " + s.offload().label() : "",
+                s.tenants() > 1 ? "; " + s.tenants() + " tenants" : "",
+                "");
+    }
+
+    private static String targets(FineTuning ft) {
+        List<String> names = new ArrayList<>();
+        ft.targets().forEach(t -> names.add(t.label()));
+        return String.join(",", names);
+    }
+
+    private static String abbreviate(String text, int width) {
+        return text.length() <= width ? text : text.substring(0, width - 1) + "~";
+    }
+
+    private static String trim(double value) {
+        return value == Math.rint(value) ? String.valueOf((long) value) : String.valueOf(value);
+    }
+}

@@ -1,0 +1,115 @@
+package membound.model.decode;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import membound.model.Estimator;
+import membound.model.hardware.Basis;
+import membound.model.hardware.ComputeCeiling;
+import membound.model.hardware.Machine;
+import membound.model.memory.MemoryFootprint;
+import membound.model.memory.MemoryModel;
+import membound.model.roofline.Ceilings;
+import membound.model.roofline.Operation;
+import membound.model.roofline.OperationList;
+import membound.model.roofline.Roofline;
+import membound.model.training.Checkpointing;
+import membound.model.training.FineTuning;
+import membound.model.training.TransformerPass;
+import membound.model.workload.ParameterCounts;
+import membound.model.workload.Transformer;
+
+/**
+ * Inference on the same per-operation roofline: a decode step is a forward pass of one token per
+ * sequence that streams every weight the batch needs and every sequence's KV cache; the prompt's
+ * prefill is a forward pass over all its tokens. With batch 1 every weight is read for one token,
+ * which is why bandwidth, not FLOPs, sets the tokens per second of local inference.
+ */
+public final class DecodeEstimator {
+
+    private DecodeEstimator() {
+    }
+
+    public static DecodePrediction predict(Transformer tf, DecodeSetup setup, Machine machine) {
+        List<Operation> step = decodeStep(tf, setup);
+        List<Operation> prefill = prefill(tf, setup);
+        int tenants = setup.tenants();
+        Ceilings measured = Ceilings.of(machine, Basis.MEASURED, tenants, null);
+        Ceilings datasheet = Ceilings.of(machine, Basis.DATASHEET, tenants, null);
+        Roofline.Evaluation eval = Roofline.evaluate(step, measured);
+        double seconds = sum(eval.seconds());
+        double memoryBound = 0;
+        for (int i = 0; i < step.size(); i++) {
+            memoryBound += eval.memoryBound()[i] ? eval.seconds()[i] : 0;
+        }
+        double datasheetSeconds = sum(Roofline.evaluate(step, datasheet).seconds());
+        double half = sum(Roofline.evaluate(step, measured.withBandwidthScale(machine, tenants, null, 0.5)).seconds());
+        double twice = sum(Roofline.evaluate(step, measured.withBandwidthScale(machine, tenants, null, 2)).seconds());
+        double batch = setup.batch();
+
+        ParameterCounts counts = tf.parameters();
+        double touchedFraction = tf.experts().sparse()
+                ? tf.experts().expertsTouched(batch) / tf.experts().experts() : 1;
+        double weightParameters = counts.total() - counts.lookupOnly() - counts.experts() + counts.experts() * touchedFraction;
+        double weightBytes = weightParameters * setup.weights().bitsPerWeight() / 8;
+        double kvBytes = MemoryModel.kvCacheBytes(tf, batch, setup.contextTokens(), setup.kvCache().bytesPerElement());
+
+        MemoryFootprint memory = MemoryModel.decode(tf, setup.weights().bitsPerWeight(), batch,
+                setup.contextTokens(), setup.kvCache().bytesPerElement(), setup.compute().bytesPerElement(), machine);
+        List<String> notes = new ArrayList<>(machine.notes());
+        notes.add("weights are dequantized inside the GEMM kernels (as llama.cpp does): bytes at "
+                + setup.weights().name() + ", arithmetic in " + setup.compute().label());
+        if (tf.experts().sparse()) {
+            notes.add(String.format(java.util.Locale.ROOT, "mixture of experts: a step of batch %d reads %.1f of %d experts per layer "
+                    + "(expected distinct experts under uniform routing)", setup.batch(),
+                    tf.experts().expertsTouched(batch), tf.experts().experts()));
+        }
+        ComputeCeiling ceiling = machine.device().computeFor(setup.compute());
+        if (ceiling != null && ceiling.precision() != setup.compute()) {
+            notes.add(machine.device().name() + " has no " + setup.compute().label() + " compute ceiling: runs at its "
+                    + ceiling.precision().label() + " rate");
+        }
+        if (!memory.fits()) {
+            notes.add("does not fit: lower --weights bits, a shorter --context, a smaller --batch or a KV cache in fp8");
+        }
+        return new DecodePrediction(tf.name(), machine.id(), setup, setup.weights().source(), seconds, batch / seconds,
+                datasheetSeconds, batch / datasheetSeconds, (datasheetSeconds - seconds) / seconds, weightBytes, kvBytes,
+                (weightBytes + kvBytes) / batch, memoryBound / seconds, batch / half, batch / twice,
+                sum(Roofline.evaluate(prefill, measured).seconds()), sum(Roofline.evaluate(prefill, datasheet).seconds()),
+                memory, Estimator.rows(step, eval),
+                Ceilings.describe(machine, Basis.MEASURED, setup.compute(), null, tenants), notes);
+    }
+
+    /** One decode step: every sequence in the batch adds one token at the given context length. */
+    public static List<Operation> decodeStep(Transformer tf, DecodeSetup setup) {
+        OperationList ops = new OperationList();
+        TransformerPass.Shape shape = new TransformerPass.Shape(setup.batch(), 1, setup.contextTokens(), false, true, false);
+        TransformerPass.append(tf, shape, settings(setup), tf.layers(), 1, true, true, ops, ops, ops);
+        return ops.operations();
+    }
+
+    /** The prompt's forward pass, writing the KV cache; logits only for each sequence's last token. */
+    public static List<Operation> prefill(Transformer tf, DecodeSetup setup) {
+        OperationList ops = new OperationList();
+        int prompt = setup.promptTokens();
+        TransformerPass.Shape shape = new TransformerPass.Shape(setup.batch(), prompt, prompt, true, false, true);
+        TransformerPass.append(tf, shape, settings(setup), tf.layers(), 1, true, false, ops, ops, ops);
+        TransformerPass.Shape last = new TransformerPass.Shape(setup.batch(), 1, prompt, false, false, false);
+        TransformerPass.append(tf, last, settings(setup), 0, 1, false, true, ops, ops, ops);
+        return ops.operations();
+    }
+
+    private static TransformerPass.Settings settings(DecodeSetup setup) {
+        double e = setup.compute().bytesPerElement();
+        return new TransformerPass.Settings(false, setup.compute(), e, setup.weights().bitsPerWeight(), false, e, false,
+                FineTuning.full(), e, false, 1, true, Checkpointing.NONE, setup.kvCache().bytesPerElement());
+    }
+
+    private static double sum(double[] values) {
+        double total = 0;
+        for (double v : values) {
+            total += v;
+        }
+        return total;
+    }
+}

@@ -1,0 +1,42 @@
+package membound.model.decode;
+
+import membound.hardware.BadInputException;
+import membound.model.Defaults;
+import membound.model.hardware.Precision;
+
+/**
+ * Inference: {@code batch} sequences, each with {@code contextTokens} tokens in its KV cache when
+ * the next token is generated; the prompt of {@code promptTokens} is prefilled first.
+ *
+ * @param weights storage format of the weights (the GEMMs dequantize in-kernel and compute in {@code compute})
+ */
+public record DecodeSetup(int contextTokens, int batch, int promptTokens, WeightFormat weights,
+                          Precision kvCache, Precision compute, int tenants) {
+
+    public DecodeSetup {
+        positive("contextTokens", contextTokens);
+        positive("batch", batch);
+        positive("promptTokens", promptTokens);
+        positive("tenants", tenants);
+        if (weights == null) {
+            weights = WeightFormat.parse("bf16");
+        }
+        if (kvCache == null) {
+            kvCache = Defaults.KV_CACHE_PRECISION;
+        }
+        if (compute == null) {
+            compute = Defaults.ACTIVATION_PRECISION;
+        }
+    }
+
+    public static DecodeSetup defaults(WeightFormat weights) {
+        return new DecodeSetup(Defaults.DECODE_CONTEXT_TOKENS, Defaults.DECODE_BATCH, Defaults.DECODE_PROMPT_TOKENS,
+                weights, Defaults.KV_CACHE_PRECISION, Defaults.ACTIVATION_PRECISION, 1);
+    }
+
+    private static void positive(String what, int value) {
+        if (value <= 0) {
+            throw new BadInputException(what + " must be positive: " + what + "=" + value);
+        }
+    }
+}

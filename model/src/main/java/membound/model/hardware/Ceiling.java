@@ -1,0 +1,81 @@
+package membound.model.hardware;
+
+import java.util.Locale;
+
+/**
+ * One ceiling (a bandwidth in bytes per second or a rate in FLOP per second) as the datasheet gives
+ * it and as it was measured, each with the text that says where it came from. Either may be absent
+ * (NaN, no source), not both.
+ */
+public record Ceiling(double datasheet, String datasheetSource, double measured, String measuredSource) {
+
+    public Ceiling {
+        check("datasheet", datasheet, datasheetSource);
+        check("measured", measured, measuredSource);
+        if (Double.isNaN(datasheet) && Double.isNaN(measured)) {
+            throw new IllegalArgumentException("a ceiling needs a datasheet or a measured figure");
+        }
+    }
+
+    public static Ceiling datasheet(double value, String source) {
+        return new Ceiling(value, source, Double.NaN, null);
+    }
+
+    public static Ceiling measured(double value, String source) {
+        return new Ceiling(Double.NaN, null, value, source);
+    }
+
+    public Ceiling withMeasured(double value, String source) {
+        return new Ceiling(datasheet, datasheetSource, value, source);
+    }
+
+    public Ceiling withDatasheet(double value, String source) {
+        return new Ceiling(value, source, measured, measuredSource);
+    }
+
+    public boolean hasMeasured() {
+        return !Double.isNaN(measured);
+    }
+
+    public boolean hasDatasheet() {
+        return !Double.isNaN(datasheet);
+    }
+
+    /** The figure a prediction on this basis uses: its own kind where present, else the other. */
+    public double value(Basis basis) {
+        if (basis == Basis.MEASURED) {
+            return hasMeasured() ? measured : datasheet;
+        }
+        return hasDatasheet() ? datasheet : measured;
+    }
+
+    /** Where {@link #value(Basis)} came from, saying so when it is the other kind standing in. */
+    public String source(Basis basis) {
+        if (basis == Basis.MEASURED) {
+            return hasMeasured() ? measuredSource : datasheetSource + " (no measurement: datasheet figure)";
+        }
+        return hasDatasheet() ? datasheetSource : measuredSource + " (no datasheet figure: measured)";
+    }
+
+    /** Both figures multiplied by {@code factor}, each source extended by {@code why}. */
+    public Ceiling scaled(double factor, String why) {
+        return new Ceiling(datasheet * factor, datasheetSource == null ? null : datasheetSource + "; " + why,
+                measured * factor, measuredSource == null ? null : measuredSource + "; " + why);
+    }
+
+    private static void check(String what, double value, String source) {
+        if (Double.isNaN(value)) {
+            if (source != null) {
+                throw new IllegalArgumentException(what + " source given without a value: " + source);
+            }
+            return;
+        }
+        if (!(value > 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(what + " must be positive and finite: " + what + "="
+                    + String.format(Locale.ROOT, "%g", value));
+        }
+        if (source == null || source.isBlank()) {
+            throw new IllegalArgumentException(what + " figure needs a source: " + what + "=" + value);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package membound.model.hardware;
+
+import java.util.Locale;
+
+/**
+ * A connection a device sends data over: to its host (PCIe, NVLink-C2C), to peer devices in the
+ * same box (NVLink), or to other machines (Ethernet/InfiniBand). The bandwidth is per direction,
+ * as collective algorithms use it.
+ */
+public record Link(String id, String name, Kind kind, Ceiling bandwidth, double latencySeconds, String latencySource) {
+
+    public enum Kind {
+        /** Device to host memory: what offloading goes over. */
+        HOST,
+        /** Device to device in one machine. */
+        PEER,
+        /** Machine to machine. */
+        NETWORK;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    public Link {
+        if (id == null || id.isBlank() || kind == null || bandwidth == null) {
+            throw new IllegalArgumentException("link needs an id, a kind and a bandwidth");
+        }
+        if (!(latencySeconds >= 0) || Double.isInfinite(latencySeconds)) {
+            throw new IllegalArgumentException("latencySeconds must be zero or positive: latencySeconds=" + latencySeconds);
+        }
+        if (name == null) {
+            name = id;
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package membound.model.hardware;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import membound.hardware.units.Units;
+
+/**
+ * What the model predicts on: the device that trains ({@link #device}), the host memory behind it
+ * that offloading goes to (absent on a CPU-only machine; the same memory on a unified-memory
+ * machine), the links to host, peers and network, and, where measured, how the device's bandwidth
+ * divides among tenants. Everything the roofline needs and nothing of JSON: the profile and the
+ * catalog are turned into this by {@link Machines}.
+ */
+public record Machine(String id, String name, String source, Device device, Device host, List<Link> links,
+                      TenantsCurve tenants, List<String> notes) {
+
+    public Machine {
+        if (id == null || id.isBlank() || device == null) {
+            throw new IllegalArgumentException("machine needs an id and a device");
+        }
+        if (!device.hasCompute()) {
+            throw new membound.hardware.BadInputException(id + " has no compute ceiling for its " + device.name()
+                    + ": give one with --peak-flops " + id + ":bf16=VALUE (for example 92T)");
+        }
+        if (name == null) {
+            name = id;
+        }
+        links = links == null ? List.of() : List.copyOf(links);
+        notes = notes == null ? List.of() : List.copyOf(notes);
+    }
+
+    /** The first link of that kind, or null. */
+    public Link link(Link.Kind kind) {
+        for (Link link : links) {
+            if (link.kind() == kind) {
+                return link;
+            }
+        }
+        return null;
+    }
+
+    public Link link(String linkId) {
+        for (Link link : links) {
+            if (link.id().equalsIgnoreCase(linkId)) {
+                return link;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * What-if {@code --memory-bandwidth}: the main memory's read ceiling becomes {@code bytesPerSecond}
+     * on both bases, and the other patterns keep their ratio to read (so a profile whose triad is 8%
+     * below its read stays 8% below).
+     */
+    public Machine withMemoryBandwidth(double bytesPerSecond) {
+        String why = "set on the command line: --memory-bandwidth " + Units.formatBandwidth(bytesPerSecond);
+        MemoryTier main = device.mainMemory();
+        Map<AccessPattern, Ceiling> replaced = new EnumMap<>(AccessPattern.class);
+        for (AccessPattern pattern : AccessPattern.values()) {
+            Ceiling old = main.ceiling(pattern);
+            double measuredRatio = ratio(old, main.ceiling(AccessPattern.READ), Basis.MEASURED);
+            double datasheetRatio = ratio(old, main.ceiling(AccessPattern.READ), Basis.DATASHEET);
+            String text = pattern == AccessPattern.READ ? why
+                    : why + " x " + String.format(java.util.Locale.ROOT, "%.3f", measuredRatio)
+                    + " (the " + pattern.name().toLowerCase(java.util.Locale.ROOT) + "/read ratio of the replaced figures)";
+            replaced.put(pattern, new Ceiling(bytesPerSecond * datasheetRatio, text, bytesPerSecond * measuredRatio, text));
+        }
+        List<MemoryTier> tiers = new ArrayList<>(device.tiers());
+        tiers.set(tiers.size() - 1, main.withBandwidth(replaced));
+        return withDevice(device.withTiers(tiers), "main-memory bandwidth " + why);
+    }
+
+    /**
+     * What-if {@code --peak-flops bf16=92T}: the rate GEMMs attain in that precision becomes the
+     * given figure on both bases; the dense peak (MFU's denominator) becomes the larger of the old
+     * peak and the new figure.
+     */
+    public Machine withPeakFlops(Precision precision, double flopsPerSecond) {
+        String why = "set on the command line: --peak-flops " + precision.label() + "=" + Units.formatFlops(flopsPerSecond);
+        Map<Precision, ComputeCeiling> compute = new EnumMap<>(Precision.class);
+        compute.putAll(device.compute());
+        ComputeCeiling old = compute.get(precision);
+        Ceiling attainable = new Ceiling(flopsPerSecond, why, flopsPerSecond, why);
+        Ceiling peak = old == null ? attainable
+                : new Ceiling(Math.max(flopsPerSecond, old.peakDense().value(Basis.DATASHEET)),
+                        flopsPerSecond > old.peakDense().value(Basis.DATASHEET) ? why : old.peakDense().source(Basis.DATASHEET),
+                        Math.max(flopsPerSecond, old.peakDense().value(Basis.MEASURED)),
+                        flopsPerSecond > old.peakDense().value(Basis.MEASURED) ? why : old.peakDense().source(Basis.MEASURED));
+        compute.put(precision, new ComputeCeiling(precision, peak, attainable, old == null ? null : old.peakSparse()));
+        return withDevice(device.withCompute(compute), "peak " + why);
+    }
+
+    public Machine withDevice(Device replaced, String note) {
+        List<String> allNotes = new ArrayList<>(notes);
+        allNotes.add(note);
+        return new Machine(id, name, source, replaced, host, links, tenants, allNotes);
+    }
+
+    private static double ratio(Ceiling pattern, Ceiling read, Basis basis) {
+        return pattern.value(basis) / read.value(basis);
+    }
+}

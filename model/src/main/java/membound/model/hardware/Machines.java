@@ -1,0 +1,437 @@
+package membound.model.hardware;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import membound.hardware.BadInputException;
+import membound.hardware.catalog.Catalog;
+import membound.hardware.catalog.DeviceKind;
+import membound.hardware.catalog.DeviceSpec;
+import membound.hardware.catalog.Figure;
+import membound.hardware.catalog.LinkSpec;
+import membound.hardware.catalog.PlatformSpec;
+import membound.model.Defaults;
+import membound.profile.Access;
+import membound.profile.ComputeEntry;
+import membound.profile.LevelCeiling;
+import membound.profile.MemoryLevel;
+import membound.profile.Nominal;
+import membound.profile.Profile;
+import membound.profile.ProfileJson;
+import membound.profile.Provenance;
+import membound.profile.Quality;
+import membound.profile.TenantEntry;
+
+/**
+ * Builds the model's {@link Machine} from the two places figures come from: a datasheet entry of
+ * the hardware catalog (with the published third-party measurements the model knows as its
+ * measured basis) and a calibrated profile (measured ceilings, with its nominal figures as the
+ * datasheet basis). The roofline never sees either format.
+ *
+ * <p>The training device is the GPU where there is one, else the CPU; the other device, if any,
+ * is the host memory that offloading goes to.
+ */
+public final class Machines {
+
+    private Machines() {
+    }
+
+    // ---- catalog ----
+
+    public static List<String> catalogIds() {
+        return Catalog.builtIn().ids();
+    }
+
+    public static Machine datasheet(String idOrAlias) {
+        return datasheet(idOrAlias, Overrides.NONE);
+    }
+
+    /** A catalog entry by id or alias ({@code dgx-spark}, {@code spark}, {@code h100}); close matches on a miss. */
+    public static Machine datasheet(String idOrAlias, Overrides overrides) {
+        PlatformSpec spec = Catalog.builtIn().require(idOrAlias);
+        return fromCatalog(spec, overrides, idOrAlias);
+    }
+
+    static Machine fromCatalog(PlatformSpec spec, Overrides overrides, String asked) {
+        ThirdPartyFigures.Known known = ThirdPartyFigures.of(spec.id());
+        Optional<DeviceSpec> gpu = spec.gpu();
+        DeviceSpec trainer = gpu.orElseGet(() -> spec.cpu().orElse(spec.devices().get(0)));
+        List<String> names = List.of(spec.id(), asked == null ? spec.id() : asked);
+        Map<Precision, Double> peakOverrides = overrides.peakFlops(names);
+        Device device = catalogDevice(spec, trainer, known, peakOverrides);
+        Device host = null;
+        if (gpu.isPresent() && spec.cpu().isPresent()) {
+            host = catalogDevice(spec, spec.cpu().get(), null, Map.of());
+        }
+        List<Link> links = new ArrayList<>();
+        for (LinkSpec l : spec.links()) {
+            links.add(new Link(l.id(), l.id() + " (" + l.kind().name().toLowerCase(Locale.ROOT).replace('_', '-') + ")",
+                    linkKind(l), Ceiling.datasheet(l.bytesPerSecondPerDirection().value(), l.bytesPerSecondPerDirection().source()),
+                    0, "no latency figure in the catalog: taken as 0"));
+        }
+        List<String> notes = new ArrayList<>();
+        if (known == null) {
+            notes.add(spec.name() + ": no published measurements known to the model: the measured column repeats "
+                    + "the datasheet figures (GEMMs at " + Defaults.GEMM_FRACTION_OF_PEAK + " of peak)");
+        }
+        String source = "datasheet catalog entry " + spec.id() + (known != null ? ", with third-party measurements" : "");
+        Machine machine = new Machine(spec.id(), spec.name(), source, device, host, links, null, notes);
+        // Peaks were applied while building the device (it may have had none); bandwidth now.
+        Double bandwidth = overrides.memoryBandwidth(names);
+        return bandwidth == null ? machine : machine.withMemoryBandwidth(bandwidth);
+    }
+
+    private static Device catalogDevice(PlatformSpec spec, DeviceSpec d, ThirdPartyFigures.Known known,
+                                        Map<Precision, Double> peakOverrides) {
+        boolean gpu = d.kind() == DeviceKind.GPU;
+        long capacity = (long) d.memoryCapacityBytes().value();
+        String capacitySource = d.memoryCapacityBytes().source();
+        if (gpu && known != null && known.usableCapacityBytes() > 0) {
+            capacity = known.usableCapacityBytes();
+            capacitySource = known.capacitySource();
+        }
+        Figure nominal = d.memoryBandwidthBytesPerSecond();
+        Map<AccessPattern, Ceiling> bandwidth = new EnumMap<>(AccessPattern.class);
+        for (AccessPattern pattern : AccessPattern.values()) {
+            Ceiling c = Ceiling.datasheet(nominal.value(), nominal.source());
+            if (gpu && known != null && !Double.isNaN(known.readBytesPerSecond())) {
+                c = c.withMeasured(known.readBytesPerSecond(), pattern == AccessPattern.READ ? known.readSource()
+                        : known.readSource() + "; no " + pattern.name().toLowerCase(Locale.ROOT)
+                        + " measurement: the read figure stands in");
+            }
+            bandwidth.put(pattern, c);
+        }
+        Map<Precision, ComputeCeiling> compute = new EnumMap<>(Precision.class);
+        for (Precision p : Precision.values()) {
+            membound.hardware.catalog.Precision cp = membound.hardware.catalog.Precision.valueOf(p.name());
+            Optional<Figure> dense = d.densePeak(cp);
+            Optional<Figure> sparse = d.sparsePeak(cp);
+            Double derived = known == null ? null : known.derivedPeakFlopsPerSecond().get(p);
+            Double measured = known == null || !gpu ? null : known.gemmFlopsPerSecond().get(p);
+            Ceiling peak = null;
+            if (dense.isPresent()) {
+                peak = Ceiling.datasheet(dense.get().value(), dense.get().source());
+            } else if (derived != null) {
+                peak = Ceiling.datasheet(derived, known.derivedSource());
+            }
+            Ceiling attainable = null;
+            if (peak != null) {
+                attainable = Ceiling.datasheet(peak.datasheet() * Defaults.GEMM_FRACTION_OF_PEAK,
+                        Defaults.GEMM_FRACTION_SOURCE + " (" + peak.datasheetSource() + ")");
+            }
+            if (measured != null) {
+                attainable = attainable == null ? Ceiling.measured(measured, known.gemmSource())
+                        : attainable.withMeasured(measured, known.gemmSource());
+                if (peak == null) {
+                    peak = Ceiling.measured(measured, known.gemmSource() + "; no datasheet peak: the measured GEMM rate stands in");
+                }
+            }
+            if (peak == null) {
+                continue;
+            }
+            Ceiling sparseCeiling = sparse.map(f -> Ceiling.datasheet(f.value(), f.source())).orElse(null);
+            compute.put(p, new ComputeCeiling(p, peak, attainable, sparseCeiling));
+        }
+        applyPeakOverrides(compute, peakOverrides);
+        Ceiling vector = d.densePeak(membound.hardware.catalog.Precision.FP32)
+                .map(f -> Ceiling.datasheet(f.value(), f.source() + "; FP32 outside the tensor cores")).orElse(null);
+        MemoryTier main = new MemoryTier("main memory", capacity, bandwidth);
+        return new Device(spec.id() + "/" + d.id(), d.name(), gpu ? Device.Kind.GPU : Device.Kind.CPU, capacity,
+                capacitySource, d.unifiedMemory(), List.of(main), compute, vector);
+    }
+
+    private static Link.Kind linkKind(LinkSpec l) {
+        return switch (l.kind()) {
+            case NVLINK -> Link.Kind.PEER;
+            case NETWORK -> Link.Kind.NETWORK;
+            case PCIE -> Link.Kind.HOST;
+            case NVLINK_C2C -> l.from().equals(l.to()) ? Link.Kind.PEER : Link.Kind.HOST;
+        };
+    }
+
+    // ---- profile ----
+
+    public static Machine profile(Path file, String deviceId, Overrides overrides) {
+        Profile profile = ProfileJson.read(file);
+        return fromProfile(profile, file.toString(), deviceId, overrides);
+    }
+
+    /**
+     * @param origin the file the profile came from, for sources and errors
+     * @param deviceId the device to train on, or null for the GPU if there is one, else the CPU
+     */
+    public static Machine fromProfile(Profile profile, String origin, String deviceId, Overrides overrides) {
+        membound.profile.Device trainer = chooseDevice(profile, origin, deviceId);
+        String platformId = profile.nominal().platformId();
+        PlatformSpec spec = platformId == null ? null : Catalog.builtIn().find(platformId).orElse(null);
+        ThirdPartyFigures.Known known = platformId == null ? null : ThirdPartyFigures.of(platformId);
+        String id = "profile:" + Path.of(origin).getFileName();
+        List<String> names = List.of(id, String.valueOf(Path.of(origin).getFileName()), "profile",
+                platformId == null ? "profile" : platformId);
+        Device device = profileDevice(profile, trainer, origin, known, overrides.peakFlops(names));
+        Device host = null;
+        if (trainer.kind() != membound.profile.DeviceKind.CPU) {
+            for (membound.profile.Device d : profile.devices()) {
+                if (d.kind() == membound.profile.DeviceKind.CPU) {
+                    host = profileDevice(profile, d, origin, null, Map.of());
+                    break;
+                }
+            }
+        }
+        List<Link> links = new ArrayList<>();
+        for (membound.profile.Link l : profile.links()) {
+            Link.Kind kind = switch (l.kind()) {
+                case C2C, PCIE -> Link.Kind.HOST;
+                case NVLINK -> Link.Kind.PEER;
+                case NETWORK -> Link.Kind.NETWORK;
+            };
+            Ceiling bandwidth = null;
+            if (l.bandwidthBytesPerSecond() != null) {
+                bandwidth = Ceiling.measured(l.bandwidthBytesPerSecond().typical(), describe(l.provenance()) + " (profile " + origin + ")");
+            }
+            if (spec != null) {
+                for (LinkSpec ls : spec.links()) {
+                    if (linkKind(ls) == kind) {
+                        Figure f = ls.bytesPerSecondPerDirection();
+                        bandwidth = bandwidth == null ? Ceiling.datasheet(f.value(), f.source())
+                                : bandwidth.withDatasheet(f.value(), f.source());
+                        break;
+                    }
+                }
+            }
+            if (bandwidth == null) {
+                continue;
+            }
+            double latency = l.latencyNanos() == null ? 0 : l.latencyNanos() * 1e-9;
+            links.add(new Link(l.id(), l.id() + " (" + l.kind() + ", " + l.from() + " to " + l.to() + ")", kind,
+                    bandwidth, latency, l.latencyNanos() == null ? "no latency in the profile: taken as 0"
+                    : "profile " + origin));
+        }
+        List<String> notes = new ArrayList<>();
+        for (Quality.Flag flag : profile.quality().flags()) {
+            if (flag.deviceId() == null || flag.deviceId().equals(trainer.id())) {
+                notes.add("profile quality " + flag.code() + ": " + flag.message());
+            }
+        }
+        String source = "profile " + origin + " (" + profile.host().hostname() + ", " + profile.provenance().createdUtc()
+                + (platformId != null ? ", platform " + platformId : "") + ")";
+        Machine machine = new Machine(id, profile.host().hostname() + " (" + trainer.name() + ")", source, device, host,
+                links, tenantsCurve(trainer, origin), notes);
+        Double bandwidth = overrides.memoryBandwidth(names);
+        return bandwidth == null ? machine : machine.withMemoryBandwidth(bandwidth);
+    }
+
+    private static membound.profile.Device chooseDevice(Profile profile, String origin, String deviceId) {
+        if (deviceId != null) {
+            return profile.device(deviceId).orElseThrow(() -> new BadInputException(
+                    "device must be one of the profile's devices (" + String.join(", ",
+                            profile.devices().stream().map(membound.profile.Device::id).toList()) + "): device="
+                            + deviceId + ", file=" + origin));
+        }
+        for (membound.profile.Device d : profile.devices()) {
+            if (d.kind() != membound.profile.DeviceKind.CPU && (!d.compute().isEmpty() || !d.levels().isEmpty())) {
+                return d;
+            }
+        }
+        for (membound.profile.Device d : profile.devices()) {
+            if (d.kind() == membound.profile.DeviceKind.CPU) {
+                return d;
+            }
+        }
+        if (profile.devices().isEmpty()) {
+            throw new BadInputException("profile must describe at least one device: file=" + origin + ", devices=[]");
+        }
+        return profile.devices().get(0);
+    }
+
+    private static Device profileDevice(Profile profile, membound.profile.Device d, String origin,
+                                        ThirdPartyFigures.Known known, Map<Precision, Double> peakOverrides) {
+        Long capacity = d.memory() != null ? d.memory().capacityBytes() : null;
+        String capacitySource;
+        if (capacity != null) {
+            capacitySource = describe(d.memory().provenance()) + " (profile " + origin + ")";
+        } else if (profile.host().memoryBytes() != null) {
+            capacity = profile.host().memoryBytes();
+            capacitySource = "host memory in profile " + origin;
+        } else {
+            throw new BadInputException("profile device must give its memory capacity: file=" + origin + ", device="
+                    + d.id() + ", memory.capacityBytes=<missing>");
+        }
+        Optional<Nominal.MemoryBandwidth> nominal = profile.nominal().memoryBandwidthOf(d.id());
+        List<MemoryTier> tiers = new ArrayList<>();
+        for (MemoryLevel level : MemoryLevel.values()) {
+            Map<AccessPattern, Ceiling> patterns = new EnumMap<>(AccessPattern.class);
+            for (LevelCeiling c : d.levels()) {
+                if (c.level() != level) {
+                    continue;
+                }
+                AccessPattern pattern = switch (c.access()) {
+                    case READ -> AccessPattern.READ;
+                    case COPY, SCALE -> AccessPattern.COPY;
+                    case ADD, TRIAD -> AccessPattern.TRIAD;
+                    case WRITE -> null;
+                };
+                if (pattern == null || (patterns.containsKey(pattern) && c.access() != Access.COPY && c.access() != Access.TRIAD)) {
+                    continue;
+                }
+                patterns.put(pattern, Ceiling.measured(c.bytesPerSecond(), describe(c.provenance()) + ", " + c.statistic()
+                        + " (profile " + origin + ")"));
+            }
+            if (level == MemoryLevel.DRAM) {
+                if (nominal.isPresent()) {
+                    Nominal.MemoryBandwidth n = nominal.get();
+                    for (AccessPattern pattern : AccessPattern.values()) {
+                        Ceiling c = patterns.get(pattern);
+                        String src = describe(n.provenance());
+                        patterns.put(pattern, c == null ? Ceiling.datasheet(n.bytesPerSecond(), src)
+                                : c.withDatasheet(n.bytesPerSecond(), src));
+                    }
+                }
+                if (patterns.isEmpty()) {
+                    throw new BadInputException("profile device must have a DRAM ceiling or a nominal memory bandwidth: file="
+                            + origin + ", device=" + d.id());
+                }
+                tiers.add(new MemoryTier("DRAM", capacity, patterns));
+            } else if (!patterns.isEmpty()) {
+                long levelCapacity = cacheCapacity(profile, level);
+                if (levelCapacity > 0) {
+                    tiers.add(new MemoryTier(level.toString(), levelCapacity, patterns));
+                }
+            }
+        }
+        Map<Precision, ComputeCeiling> compute = new EnumMap<>(Precision.class);
+        Ceiling vector = null;
+        for (Precision p : Precision.values()) {
+            membound.profile.Precision pp = membound.profile.Precision.valueOf(p.name());
+            Optional<ComputeEntry> gemm = d.computeCeiling(pp, ComputeEntry.Kind.GEMM);
+            Optional<ComputeEntry> fma = d.computeCeiling(pp, ComputeEntry.Kind.FMA_PEAK);
+            Optional<Nominal.Compute> dense = profile.nominal().computeOf(d.id(), pp);
+            Optional<Nominal.Compute> sparse = profile.nominal().compute().stream()
+                    .filter(c -> c.state() == Nominal.State.KNOWN && c.sparse() && c.deviceId().equals(d.id())
+                            && c.precision() == pp).findFirst();
+            Double derived = known == null ? null : known.derivedPeakFlopsPerSecond().get(p);
+            Ceiling peak = null;
+            if (dense.isPresent()) {
+                peak = Ceiling.datasheet(dense.get().flopsPerSecond(), describe(dense.get().provenance()));
+            } else if (derived != null) {
+                peak = Ceiling.datasheet(derived, known.derivedSource());
+            }
+            if (fma.isPresent()) {
+                String src = describe(fma.get().provenance()) + " FMA peak (profile " + origin + ")";
+                peak = peak == null ? Ceiling.measured(fma.get().flopsPerSecond().typical(), src)
+                        : peak.withMeasured(fma.get().flopsPerSecond().typical(), src);
+            }
+            Ceiling attainable = null;
+            if (peak != null && peak.hasDatasheet()) {
+                attainable = Ceiling.datasheet(peak.datasheet() * Defaults.GEMM_FRACTION_OF_PEAK,
+                        Defaults.GEMM_FRACTION_SOURCE + " (" + peak.datasheetSource() + ")");
+            }
+            ComputeEntry measuredGemm = gemm.orElse(fma.orElse(null));
+            if (measuredGemm != null) {
+                String src = describe(measuredGemm.provenance()) + (gemm.isPresent() ? " GEMM" : " FMA peak (no GEMM "
+                        + "measured: an upper bound)") + (measuredGemm.matrixSize() != null ? " n=" + measuredGemm.matrixSize() : "")
+                        + " (profile " + origin + ")";
+                double value = measuredGemm.flopsPerSecond().typical();
+                attainable = attainable == null ? Ceiling.measured(value, src) : attainable.withMeasured(value, src);
+                if (peak == null) {
+                    peak = Ceiling.measured(value, src + "; no peak known: the GEMM rate stands in");
+                }
+            }
+            if (peak == null) {
+                continue;
+            }
+            compute.put(p, new ComputeCeiling(p, peak, attainable,
+                    sparse.map(c -> Ceiling.datasheet(c.flopsPerSecond(), describe(c.provenance()))).orElse(null)));
+            if (p == Precision.FP32 && fma.isPresent()) {
+                vector = peak;
+            }
+        }
+        applyPeakOverrides(compute, peakOverrides);
+        Device.Kind kind = d.kind() == membound.profile.DeviceKind.CPU ? Device.Kind.CPU : Device.Kind.GPU;
+        return new Device(d.id(), d.name(), kind, capacity, capacitySource, !d.unifiedMemoryWith().isEmpty(), tiers,
+                compute, vector);
+    }
+
+    /** All caches of that level together (what a kernel spread over every core can use). */
+    private static long cacheCapacity(Profile profile, MemoryLevel level) {
+        int number = switch (level) {
+            case L1 -> 1;
+            case L2 -> 2;
+            case L3 -> 3;
+            case SLC -> 4;
+            case DRAM -> 0;
+        };
+        long total = 0;
+        for (membound.profile.Host.Cache cache : profile.host().caches()) {
+            if (cache.level() == number && !"instruction".equals(cache.type())) {
+                total += cache.totalBytes();
+            }
+        }
+        return total;
+    }
+
+    private static TenantsCurve tenantsCurve(membound.profile.Device d, String origin) {
+        Map<String, TreeMap<Integer, Double>> byKernel = new TreeMap<>();
+        Map<String, String> sources = new TreeMap<>();
+        for (TenantEntry t : d.tenants()) {
+            if (t.level() != MemoryLevel.DRAM) {
+                continue;
+            }
+            byKernel.computeIfAbsent(t.kernel(), k -> new TreeMap<>()).put(t.tenants(), t.perTenantBytesPerSecond().typical());
+            sources.putIfAbsent(t.kernel(), describe(t.provenance()));
+        }
+        String chosen = byKernel.containsKey("triad") && byKernel.get("triad").containsKey(1) ? "triad" : null;
+        if (chosen == null) {
+            for (Map.Entry<String, TreeMap<Integer, Double>> e : byKernel.entrySet()) {
+                if (e.getValue().containsKey(1) && e.getValue().size() > 1) {
+                    chosen = e.getKey();
+                    break;
+                }
+            }
+        }
+        if (chosen == null || byKernel.get(chosen).size() < 2) {
+            return null;
+        }
+        return new TenantsCurve(byKernel.get(chosen), chosen + " per tenant, " + sources.get(chosen) + " (profile " + origin + ")");
+    }
+
+    private static void applyPeakOverrides(Map<Precision, ComputeCeiling> compute, Map<Precision, Double> overrides) {
+        for (Map.Entry<Precision, Double> o : overrides.entrySet()) {
+            Precision p = o.getKey();
+            String why = "set on the command line: --peak-flops " + p.label() + "="
+                    + membound.hardware.units.Units.formatFlops(o.getValue());
+            ComputeCeiling old = compute.get(p);
+            Ceiling attainable = new Ceiling(o.getValue(), why, o.getValue(), why);
+            Ceiling peak = attainable;
+            if (old != null) {
+                double oldDatasheet = old.peakDense().value(Basis.DATASHEET);
+                double oldMeasured = old.peakDense().value(Basis.MEASURED);
+                peak = new Ceiling(Math.max(o.getValue(), oldDatasheet),
+                        o.getValue() > oldDatasheet ? why : old.peakDense().source(Basis.DATASHEET),
+                        Math.max(o.getValue(), oldMeasured),
+                        o.getValue() > oldMeasured ? why : old.peakDense().source(Basis.MEASURED));
+            }
+            compute.put(p, new ComputeCeiling(p, peak, attainable, old == null ? null : old.peakSparse()));
+        }
+    }
+
+    static String describe(Provenance p) {
+        if (p == null) {
+            return "no provenance";
+        }
+        StringBuilder text = new StringBuilder(p.kind().toString()).append(": ").append(p.source());
+        if (p.kernel() != null) {
+            text.append(", kernel ").append(p.kernel());
+        }
+        if (p.file() != null) {
+            text.append(", file ").append(p.file());
+        }
+        return text.toString();
+    }
+}

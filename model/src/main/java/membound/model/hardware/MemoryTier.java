@@ -1,0 +1,54 @@
+package membound.model.hardware;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * One level of a device's memory (L2, last-level cache, DRAM/HBM) with its capacity and a
+ * bandwidth ceiling per access pattern. An operation whose working set fits a tier runs at that
+ * tier's bandwidth; a device's last tier is its main memory.
+ */
+public record MemoryTier(String name, long capacityBytes, Map<AccessPattern, Ceiling> bandwidth) {
+
+    public MemoryTier {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("memory tier needs a name");
+        }
+        if (capacityBytes <= 0) {
+            throw new IllegalArgumentException("capacityBytes must be positive: capacityBytes=" + capacityBytes);
+        }
+        if (bandwidth == null || bandwidth.isEmpty()) {
+            throw new IllegalArgumentException("memory tier " + name + " needs at least one bandwidth ceiling");
+        }
+        bandwidth = Collections.unmodifiableMap(new EnumMap<>(bandwidth));
+    }
+
+    /** One ceiling for every access pattern, as a datasheet gives it. */
+    public static MemoryTier uniform(String name, long capacityBytes, Ceiling ceiling) {
+        Map<AccessPattern, Ceiling> all = new EnumMap<>(AccessPattern.class);
+        for (AccessPattern pattern : AccessPattern.values()) {
+            all.put(pattern, ceiling);
+        }
+        return new MemoryTier(name, capacityBytes, all);
+    }
+
+    /** The ceiling for {@code pattern}, or for the nearest pattern this tier has. */
+    public Ceiling ceiling(AccessPattern pattern) {
+        Ceiling exact = bandwidth.get(pattern);
+        if (exact != null) {
+            return exact;
+        }
+        for (AccessPattern fallback : pattern.fallbacks()) {
+            Ceiling near = bandwidth.get(fallback);
+            if (near != null) {
+                return near;
+            }
+        }
+        throw new IllegalStateException("unreachable: tier " + name + " has no ceiling");
+    }
+
+    public MemoryTier withBandwidth(Map<AccessPattern, Ceiling> replaced) {
+        return new MemoryTier(name, capacityBytes, replaced);
+    }
+}

@@ -1,0 +1,211 @@
+package membound.model.roofline;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import membound.hardware.BadInputException;
+import membound.model.Defaults;
+import membound.model.hardware.AccessPattern;
+import membound.model.hardware.Basis;
+import membound.model.hardware.Ceiling;
+import membound.model.hardware.ComputeCeiling;
+import membound.model.hardware.Device;
+import membound.model.hardware.Link;
+import membound.model.hardware.Machine;
+import membound.model.hardware.MemoryTier;
+import membound.model.hardware.Precision;
+import membound.hardware.units.Units;
+
+/**
+ * A machine's ceilings resolved for one basis (measured or datasheet) and one tenancy, flattened
+ * into arrays so that evaluating an operation is a few loads and a division: the model is built
+ * for sweeps of hundreds of thousands of predictions.
+ */
+public final class Ceilings {
+
+    private static final int PRECISIONS = Precision.values().length;
+    private static final int PATTERNS = AccessPattern.values().length;
+
+    private final Basis basis;
+    private final double[] gemmFlopsPerSecond = new double[PRECISIONS];
+    private final double[] sparseFlopsPerSecond = new double[PRECISIONS];
+    private final double[] peakFlopsPerSecond = new double[PRECISIONS];
+    private final boolean[] hasSparse = new boolean[PRECISIONS];
+    private final double vectorFlopsPerSecond;
+    private final double attentionFractionOfGemm;
+    private final long[] tierCapacityBytes;
+    private final double[][] tierBytesPerSecond;
+    private final double[] hostBytesPerSecond = new double[PATTERNS];
+    private final double hostFlopsPerSecond;
+    private final double parallelLinkBytesPerSecond;
+    private final double parallelLinkLatencySeconds;
+    private final double hostLinkBytesPerSecond;
+    private final double hostLinkLatencySeconds;
+    private final double bandwidthScale;
+
+    private Ceilings(Basis basis, Device device, Device host, Link parallelLink, Link hostLink,
+                     double bandwidthShare, double computeShare, double bandwidthScale) {
+        this.basis = basis;
+        this.bandwidthScale = bandwidthScale;
+        for (Precision p : Precision.values()) {
+            ComputeCeiling ceiling = device.computeFor(p);
+            double gemm = ceiling.attainableGemm().value(basis) * computeShare;
+            gemmFlopsPerSecond[p.ordinal()] = gemm;
+            peakFlopsPerSecond[p.ordinal()] = ceiling.peakDense().value(basis);
+            if (ceiling.hasSparse()) {
+                // The sparse units reach the same fraction of their peak as the dense ones do of theirs.
+                double fraction = ceiling.attainableGemm().value(basis) / ceiling.peakDense().value(basis);
+                sparseFlopsPerSecond[p.ordinal()] = ceiling.peakSparse().value(basis) * fraction * computeShare;
+                hasSparse[p.ordinal()] = true;
+            } else {
+                sparseFlopsPerSecond[p.ordinal()] = gemm;
+            }
+        }
+        Ceiling vector = device.vectorFlops();
+        vectorFlopsPerSecond = vector == null ? gemmFlopsPerSecond[Precision.FP32.ordinal()]
+                : vector.value(basis) * computeShare;
+        attentionFractionOfGemm = Defaults.FUSED_ATTENTION_FRACTION_OF_GEMM;
+        List<MemoryTier> tiers = device.tiers();
+        tierCapacityBytes = new long[tiers.size()];
+        tierBytesPerSecond = new double[tiers.size()][PATTERNS];
+        for (int t = 0; t < tiers.size(); t++) {
+            tierCapacityBytes[t] = tiers.get(t).capacityBytes();
+            for (AccessPattern pattern : AccessPattern.values()) {
+                tierBytesPerSecond[t][pattern.ordinal()] =
+                        tiers.get(t).ceiling(pattern).value(basis) * bandwidthShare * bandwidthScale;
+            }
+        }
+        Device hostDevice = host != null ? host : device;
+        for (AccessPattern pattern : AccessPattern.values()) {
+            hostBytesPerSecond[pattern.ordinal()] = hostDevice.mainMemory().ceiling(pattern).value(basis) * bandwidthScale;
+        }
+        // A host without a compute figure (most catalog CPUs) times its offloaded update by bandwidth alone.
+        Ceiling hostVector = hostDevice.vectorFlops();
+        hostFlopsPerSecond = hostVector == null ? Double.POSITIVE_INFINITY : hostVector.value(basis);
+        parallelLinkBytesPerSecond = parallelLink == null ? Double.NaN : parallelLink.bandwidth().value(basis);
+        parallelLinkLatencySeconds = parallelLink == null ? 0 : parallelLink.latencySeconds();
+        hostLinkBytesPerSecond = hostLink == null ? Double.NaN : hostLink.bandwidth().value(basis);
+        hostLinkLatencySeconds = hostLink == null ? 0 : hostLink.latencySeconds();
+    }
+
+    /**
+     * @param tenants processes sharing the device: each gets the tenants curve's share of the
+     *        bandwidth (an even split without a curve) and an even share of the compute
+     * @param parallelLink the link parallel devices talk over, or null for one device
+     */
+    public static Ceilings of(Machine machine, Basis basis, int tenants, Link parallelLink) {
+        double bandwidthShare = bandwidthShare(machine, tenants);
+        return new Ceilings(basis, machine.device(), machine.host(), parallelLink, machine.link(Link.Kind.HOST),
+                bandwidthShare, 1.0 / tenants, 1.0);
+    }
+
+    /** The same ceilings with every memory bandwidth (device and host, not links) multiplied by {@code factor}. */
+    public Ceilings withBandwidthScale(Machine machine, int tenants, Link parallelLink, double factor) {
+        return new Ceilings(basis, machine.device(), machine.host(), parallelLink, machine.link(Link.Kind.HOST),
+                bandwidthShare(machine, tenants), 1.0 / tenants, factor);
+    }
+
+    public static double bandwidthShare(Machine machine, int tenants) {
+        if (tenants <= 1) {
+            return 1.0;
+        }
+        return machine.tenants() != null ? machine.tenants().share(tenants) : 1.0 / tenants;
+    }
+
+    public Basis basis() {
+        return basis;
+    }
+
+    public double bandwidthScale() {
+        return bandwidthScale;
+    }
+
+    public double peakFlopsPerSecond(Precision precision) {
+        return peakFlopsPerSecond[precision.ordinal()];
+    }
+
+    public boolean hasSparse(Precision precision) {
+        return hasSparse[precision.ordinal()];
+    }
+
+    public double flopsPerSecond(Kernel kernel, Precision precision, Placement placement) {
+        if (placement == Placement.HOST) {
+            return hostFlopsPerSecond;
+        }
+        return switch (kernel) {
+            case GEMM -> gemmFlopsPerSecond[precision.ordinal()];
+            case SPARSE_GEMM -> sparseFlopsPerSecond[precision.ordinal()];
+            case ATTENTION -> gemmFlopsPerSecond[precision.ordinal()] * attentionFractionOfGemm;
+            case ELEMENTWISE -> vectorFlopsPerSecond;
+            case TRANSFER -> Double.POSITIVE_INFINITY;
+        };
+    }
+
+    /** Bandwidth of the smallest tier the working set fits in (main memory if none). */
+    public double bytesPerSecond(AccessPattern pattern, double workingSetBytes, Placement placement) {
+        if (placement == Placement.HOST) {
+            return hostBytesPerSecond[pattern.ordinal()];
+        }
+        int last = tierCapacityBytes.length - 1;
+        for (int t = 0; t < last; t++) {
+            if (workingSetBytes <= tierCapacityBytes[t]) {
+                return tierBytesPerSecond[t][pattern.ordinal()];
+            }
+        }
+        return tierBytesPerSecond[last][pattern.ordinal()];
+    }
+
+    public double linkBytesPerSecond(Placement placement) {
+        double value = placement == Placement.HOST_LINK ? hostLinkBytesPerSecond : parallelLinkBytesPerSecond;
+        if (Double.isNaN(value)) {
+            throw new BadInputException("the machine must have a " + (placement == Placement.HOST_LINK ? "host" : "peer or network")
+                    + " link for this setup: link=<none>");
+        }
+        return value;
+    }
+
+    public double linkLatencySeconds(Placement placement) {
+        return placement == Placement.HOST_LINK ? hostLinkLatencySeconds : parallelLinkLatencySeconds;
+    }
+
+    /** Lines naming every ceiling of the machine on this basis and where it came from. */
+    public static List<String> describe(Machine machine, Basis basis, Precision compute, Link parallelLink, int tenants) {
+        List<String> lines = new ArrayList<>();
+        Device device = machine.device();
+        for (MemoryTier tier : device.tiers()) {
+            for (AccessPattern pattern : AccessPattern.values()) {
+                Ceiling c = tier.ceiling(pattern);
+                lines.add(String.format(Locale.ROOT, "%s %s bandwidth: %s (%s)", tier.name(),
+                        pattern.name().toLowerCase(Locale.ROOT), Units.formatBandwidth(c.value(basis)), c.source(basis)));
+            }
+        }
+        ComputeCeiling cc = device.computeFor(compute);
+        lines.add(String.format(Locale.ROOT, "%s GEMM: %s (%s)", cc.precision().label(),
+                Units.formatFlops(cc.attainableGemm().value(basis)), cc.attainableGemm().source(basis)));
+        lines.add(String.format(Locale.ROOT, "%s dense peak (MFU denominator): %s (%s)", cc.precision().label(),
+                Units.formatFlops(cc.peakDense().value(basis)), cc.peakDense().source(basis)));
+        if (cc.hasSparse()) {
+            lines.add(String.format(Locale.ROOT, "%s 2:4 sparse peak: %s (%s)", cc.precision().label(),
+                    Units.formatFlops(cc.peakSparse().value(basis)), cc.peakSparse().source(basis)));
+        }
+        lines.add(String.format(Locale.ROOT, "fused attention: %.2f x GEMM (%s)", Defaults.FUSED_ATTENTION_FRACTION_OF_GEMM,
+                Defaults.FUSED_ATTENTION_SOURCE));
+        Ceiling vector = device.vectorFlops();
+        if (vector != null) {
+            lines.add(String.format(Locale.ROOT, "vector (elementwise): %s (%s)", Units.formatFlops(vector.value(basis)),
+                    vector.source(basis)));
+        }
+        if (parallelLink != null) {
+            lines.add(String.format(Locale.ROOT, "link %s: %s per direction (%s)", parallelLink.name(),
+                    Units.formatBandwidth(parallelLink.bandwidth().value(basis)), parallelLink.bandwidth().source(basis)));
+        }
+        if (tenants > 1) {
+            lines.add(String.format(Locale.ROOT, "tenants: %d, each gets %.3f of the bandwidth (%s) and 1/%d of the compute",
+                    tenants, bandwidthShare(machine, tenants),
+                    machine.tenants() != null ? "measured tenants curve: " + machine.tenants().source()
+                            : "even split: the machine has no measured tenants curve", tenants));
+        }
+        return lines;
+    }
+}

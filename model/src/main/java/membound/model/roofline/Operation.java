@@ -1,0 +1,73 @@
+package membound.model.roofline;
+
+import membound.model.hardware.AccessPattern;
+import membound.model.hardware.Precision;
+
+/**
+ * One operation of a step, repeated {@code count} times per step (per layer, per micro-batch, ...).
+ * FLOPs and bytes are per repetition, so the working set that picks a memory tier is one
+ * repetition's bytes.
+ *
+ * @param flops FLOPs executed, as the hardware runs them (a causal FlashAttention skips masked tiles)
+ * @param modelFlops FLOPs the model needs by the PaLM convention (Chowdhery et al. 2022, appendix B):
+ *        matrix multiplications only, attention counted without causal savings; MFU's numerator
+ * @param bytesRead bytes read from memory at the chosen precisions, assuming each operand crosses the
+ *        memory bus once (ideal tiling)
+ * @param linkBytes bytes sent over a link per repetition (transfers only)
+ * @param linkMessages messages per repetition, each paying the link's latency (transfers only)
+ * @param overlapsBackward a data-parallel gradient all-reduce that may hide behind the backward pass
+ */
+public record Operation(String name, OperationClass operationClass, Kernel kernel, Precision precision,
+                        Placement placement, double count, double flops, double modelFlops, double bytesRead,
+                        double bytesWritten, AccessPattern accessPattern, double linkBytes, double linkMessages,
+                        boolean overlapsBackward) {
+
+    public Operation {
+        if (name == null || operationClass == null || kernel == null || placement == null) {
+            throw new IllegalArgumentException("operation needs a name, class, kernel and placement");
+        }
+        if (!(count >= 0) || !(flops >= 0) || !(modelFlops >= 0) || !(bytesRead >= 0) || !(bytesWritten >= 0)
+                || !(linkBytes >= 0) || !(linkMessages >= 0)) {
+            throw new IllegalArgumentException("operation " + name + " must have finite non-negative sizes");
+        }
+        if (accessPattern == null) {
+            accessPattern = AccessPattern.COPY;
+        }
+        if (precision == null) {
+            precision = Precision.FP32;
+        }
+    }
+
+    public double bytes() {
+        return bytesRead + bytesWritten;
+    }
+
+    public double totalFlops() {
+        return flops * count;
+    }
+
+    public double totalModelFlops() {
+        return modelFlops * count;
+    }
+
+    public double totalBytes() {
+        return bytes() * count;
+    }
+
+    /** FLOPs per byte of memory traffic: where the operation sits on the roofline's x axis. */
+    public double arithmeticIntensity() {
+        double bytes = bytes();
+        return bytes == 0 ? Double.POSITIVE_INFINITY : flops / bytes;
+    }
+
+    public Operation times(double factor) {
+        return new Operation(name, operationClass, kernel, precision, placement, count * factor, flops, modelFlops,
+                bytesRead, bytesWritten, accessPattern, linkBytes, linkMessages, overlapsBackward);
+    }
+
+    public Operation as(OperationClass replaced, String replacedName) {
+        return new Operation(replacedName, replaced, kernel, precision, placement, count, flops,
+                replaced == OperationClass.RECOMPUTE ? 0 : modelFlops, bytesRead, bytesWritten, accessPattern,
+                linkBytes, linkMessages, overlapsBackward);
+    }
+}

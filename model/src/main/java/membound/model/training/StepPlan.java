@@ -1,0 +1,29 @@
+package membound.model.training;
+
+import java.util.List;
+
+import membound.model.hardware.Precision;
+import membound.model.roofline.Operation;
+import membound.model.workload.Workload;
+
+/**
+ * A training step as operations, with what the memory model and the report need to know about
+ * how the work was laid out on one device.
+ *
+ * @param parametersOnDevice base parameters one device holds (all of them divided by tensor x pipeline stages)
+ * @param trainableParameters parameters that get gradients, whole model (adapters only for LoRA/QLoRA)
+ * @param trainableOnDevice trainable parameters on one device before ZeRO sharding
+ * @param weightBitsPerParameter stored bits of a base weight (precision, NF4 for QLoRA, pruning)
+ * @param offloadsOptimizer optimizer states and update live in host memory
+ * @param offloadsWeights weights live in host memory and are streamed in
+ */
+public record StepPlan(Workload workload, TrainingSetup setup, List<Operation> operations, Precision computePrecision,
+                       double parametersOnDevice, double trainableParameters, double trainableOnDevice,
+                       double weightBitsPerParameter, boolean offloadsOptimizer, boolean offloadsWeights,
+                       List<String> notes) {
+
+    public StepPlan {
+        operations = List.copyOf(operations);
+        notes = List.copyOf(notes);
+    }
+}

@@ -1,0 +1,298 @@
+package membound.model.training;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import membound.hardware.BadInputException;
+import membound.model.hardware.AccessPattern;
+import membound.model.hardware.ComputeCeiling;
+import membound.model.hardware.Link;
+import membound.model.hardware.Machine;
+import membound.model.hardware.Precision;
+import membound.model.roofline.Kernel;
+import membound.model.roofline.Operation;
+import membound.model.roofline.OperationClass;
+import membound.model.roofline.OperationList;
+import membound.model.roofline.Placement;
+import membound.model.workload.Mlp;
+import membound.model.workload.Transformer;
+import membound.model.workload.Workload;
+
+/**
+ * Turns a workload and a training setup into one device's operations for one optimizer step:
+ * forward, backward and recompute per micro-batch, then the optimizer step, the collectives of the
+ * parallel layout and the transfers of offloading. The machine is consulted only for what changes
+ * the plan itself (unified memory, sparse units, a host to offload to), never for ceilings.
+ */
+public final class StepPlanner {
+
+    private StepPlanner() {
+    }
+
+    public static StepPlan plan(Workload workload, TrainingSetup setup, Machine machine) {
+        checkLayout(workload, setup.parallelism());
+        List<String> notes = new ArrayList<>();
+        Parallelism par = setup.parallelism();
+
+        Offload offload = setup.offload();
+        if (offload.any() && machine.device().unifiedMemory()) {
+            notes.add(machine.name() + " has unified memory: offloading " + offload.label()
+                    + " to host memory adds no capacity (it is the same memory) and was ignored");
+            offload = Offload.NONE;
+        }
+        if (offload.weights() && !offload.optimizerStates()) {
+            notes.add("offloading weights implies offloading optimizer states and the update (as ZeRO-Infinity does)");
+            offload = new Offload(true, true);
+        }
+        if (offload.any() && (machine.host() == null || machine.link(Link.Kind.HOST) == null)) {
+            throw new BadInputException("offload needs a host memory and a host link: machine=" + machine.id()
+                    + " has " + (machine.host() == null ? "no host memory" : "no host link"));
+        }
+
+        Precision compute = setup.activationPrecision();
+        ComputeCeiling ceiling = machine.device().computeFor(compute);
+        if (ceiling != null && ceiling.precision() != compute) {
+            notes.add(machine.device().name() + " has no " + compute.label() + " compute ceiling: GEMMs in "
+                    + compute.label() + " run at its " + ceiling.precision().label() + " rate");
+        }
+
+        FineTuning ft = setup.fineTuning();
+        double baseBits = ft.mode() == FineTuning.Mode.QLORA ? FineTuning.QLORA_BASE_BITS_PER_WEIGHT
+                : setup.weightPrecision().bits();
+        double weightBits = setup.pruning().storedBitsPerWeight(baseBits);
+        boolean sparse = false;
+        if (setup.pruning().kind() == Pruning.Kind.STRUCTURED_2_4) {
+            sparse = ceiling != null && ceiling.hasSparse();
+            notes.add(sparse ? "2:4 structured sparsity: forward GEMMs run on the sparse tensor throughput; "
+                    + "input and weight gradients run dense"
+                    : machine.device().name() + " has no 2:4 sparse throughput in " + compute.label()
+                    + ": pruning saves weight memory and bytes only");
+        } else if (setup.pruning().kind() == Pruning.Kind.UNSTRUCTURED) {
+            notes.add(String.format(Locale.ROOT, "unstructured sparsity %.0f%%: dense kernels, compute unchanged; weights "
+                    + "stored compressed (values plus a 1-bit mask) save memory and weight bytes", 100 * setup.pruning().sparsity()));
+        }
+        if (ft.mode() == FineTuning.Mode.QLORA && setup.weightPrecision() != Precision.BF16
+                && setup.weightPrecision() != Precision.FP16) {
+            notes.add("QLoRA keeps its adapters in " + setup.weightPrecision().label() + " and its base in NF4");
+        }
+
+        OperationList forward = new OperationList();
+        OperationList backward = new OperationList();
+        OperationList recompute = new OperationList();
+        double microBatches = setup.gradientAccumulation();
+        double e = setup.activationPrecision().bytesPerElement();
+        double g = setup.gradientPrecision().bytesPerElement();
+        double parametersOnDevice;
+        double trainable;
+        double perDeviceShare = 1.0 / (par.tensorParallel() * par.pipelineParallel());
+
+        if (workload instanceof Transformer tf) {
+            TransformerPass.Settings settings = new TransformerPass.Settings(true, compute, e, weightBits,
+                    ft.mode() == FineTuning.Mode.QLORA, g, !ft.adapters(), ft,
+                    setup.weightPrecision().bytesPerElement(), sparse, par.tensorParallel(), setup.flashAttention(),
+                    setup.checkpointing(), e);
+            TransformerPass.Shape shape = new TransformerPass.Shape(setup.microBatchSize(), setup.sequenceLength(),
+                    setup.sequenceLength(), true, false, false);
+            // Every stage runs L/p layers; the output layer adds to the last stage, which paces the pipeline.
+            TransformerPass.append(tf, shape, settings, (double) tf.layers() / par.pipelineParallel(), microBatches,
+                    true, true, forward, backward, recompute);
+            parametersOnDevice = tf.parameters().total() * perDeviceShare;
+            trainable = ft.adapters() ? LoraParameters.count(tf, ft) : tf.parameters().total();
+        } else {
+            Mlp mlp = (Mlp) workload;
+            if (ft.adapters()) {
+                throw new BadInputException("fine-tuning must be full for an mlp workload: fineTuning=" + ft.mode().label());
+            }
+            appendMlp(mlp, setup, weightBits, sparse, compute, forward, backward, recompute);
+            parametersOnDevice = mlp.parameters().total();
+            trainable = parametersOnDevice;
+        }
+        double trainableOnDevice = trainable * perDeviceShare;
+
+        List<Operation> ops = new ArrayList<>(forward.size() + backward.size() + recompute.size() + 16);
+        ops.addAll(forward.operations());
+        ops.addAll(backward.operations());
+        ops.addAll(recompute.operations());
+        optimizer(setup, trainableOnDevice, offload.optimizerStates(), ops);
+        communication(workload, setup, parametersOnDevice, trainableOnDevice, weightBits, ops);
+        offloadTransfers(setup, offload, parametersOnDevice, trainableOnDevice, weightBits, ops);
+        if (setup.checkpointing() == Checkpointing.SELECTIVE && setup.flashAttention()) {
+            notes.add("selective checkpointing with FlashAttention recomputes nothing extra: the fused kernel "
+                    + "already keeps no attention scores");
+        }
+        return new StepPlan(workload, setup, ops, compute, parametersOnDevice, trainable, trainableOnDevice, weightBits,
+                offload.optimizerStates(), offload.weights(), notes);
+    }
+
+    /**
+     * The optimizer step: global-norm gradient clipping (a read of every gradient), the update
+     * (reads and writes weights or master weights, gradients and states), and zeroing the gradient
+     * buffer for the next step. Runs on the host when the optimizer is offloaded.
+     */
+    private static void optimizer(TrainingSetup setup, double trainableOnDevice, boolean onHost, List<Operation> ops) {
+        Parallelism par = setup.parallelism();
+        double shard = par.zeroStage() >= 1 ? trainableOnDevice / par.dataParallel() : trainableOnDevice;
+        double gradientShard = par.zeroStage() >= 2 ? trainableOnDevice / par.dataParallel() : trainableOnDevice;
+        double g = setup.gradientPrecision().bytesPerElement();
+        double w = setup.weightPrecision().bytesPerElement();
+        Optimizer opt = setup.optimizer();
+        double state = opt.stateBytesPerParameter(setup.optimizerStatePrecision());
+        boolean master = setup.keepsMasterWeights();
+        Placement where = onHost ? Placement.HOST : Placement.DEVICE;
+        ops.add(new Operation("gradient norm (clipping)", OperationClass.OPTIMIZER, Kernel.ELEMENTWISE, Precision.FP32,
+                where, 1, 2 * shard, 0, shard * g, 0, AccessPattern.READ, 0, 0, false));
+        double read = (master ? 4 : w) + opt.gradientReads() * g + state;
+        double written = (master ? 4 + w : w) + state;
+        ops.add(new Operation("optimizer update (" + opt.label() + ")", OperationClass.OPTIMIZER, Kernel.ELEMENTWISE,
+                Precision.FP32, where, 1, opt.flopsPerParameter() * shard, 0, shard * read, shard * written,
+                AccessPattern.TRIAD, 0, 0, false));
+        ops.add(new Operation("zero gradients", OperationClass.OPTIMIZER, Kernel.ELEMENTWISE, Precision.FP32,
+                Placement.DEVICE, 1, 0, 0, 0, gradientShard * g, AccessPattern.COPY, 0, 0, false));
+    }
+
+    /**
+     * Collectives over the parallel link. Ring all-reduce sends 2(n-1)/n of the buffer per device
+     * in 2(n-1) messages, an all-gather (n-1)/n in n-1 (Patarasuk and Yuan 2009; NCCL's bus bandwidth
+     * convention). Data parallel: one gradient all-reduce per step (ZeRO-1/2 replace it by a
+     * reduce-scatter plus an all-gather of the same volume; ZeRO-3 adds weight all-gathers for every
+     * forward and backward pass). Tensor parallel: two all-reduces of the layer's activations in the
+     * forward pass and two in the backward (Megatron-LM). Pipeline: activations to the next stage,
+     * gradients back, per micro-batch.
+     */
+    private static void communication(Workload workload, TrainingSetup setup, double parametersOnDevice,
+                                      double trainableOnDevice, double weightBits, List<Operation> ops) {
+        Parallelism par = setup.parallelism();
+        double g = setup.gradientPrecision().bytesPerElement();
+        double e = setup.activationPrecision().bytesPerElement();
+        double m = setup.gradientAccumulation();
+        boolean full = setup.checkpointing() == Checkpointing.FULL;
+        int d = par.dataParallel();
+        if (d > 1) {
+            ops.add(OperationList.transfer("data-parallel gradient all-reduce", OperationClass.COMMUNICATION,
+                    Placement.PARALLEL_LINK, 1, 2.0 * (d - 1) / d * trainableOnDevice * g, 2.0 * (d - 1),
+                    setup.overlapCommunication()));
+            if (par.zeroStage() == 3) {
+                ops.add(OperationList.transfer("ZeRO-3 weight all-gather", OperationClass.COMMUNICATION,
+                        Placement.PARALLEL_LINK, m * (full ? 3 : 2),
+                        (double) (d - 1) / d * parametersOnDevice * weightBits / 8, d - 1, false));
+            }
+        }
+        if (!(workload instanceof Transformer tf)) {
+            return;
+        }
+        double rows = setup.tokensPerMicroBatch();
+        double activation = rows * tf.hiddenSize() * e;
+        int t = par.tensorParallel();
+        int p = par.pipelineParallel();
+        if (t > 1) {
+            double allReduce = 2.0 * (t - 1) / t * activation;
+            double layers = (double) tf.layers() / p;
+            ops.add(OperationList.transfer("tensor-parallel all-reduces (forward)", OperationClass.COMMUNICATION,
+                    Placement.PARALLEL_LINK, layers * m * (full ? 2 : 1), 2 * allReduce, 4.0 * (t - 1), false));
+            ops.add(OperationList.transfer("tensor-parallel all-reduces (backward)", OperationClass.COMMUNICATION,
+                    Placement.PARALLEL_LINK, layers * m, 2 * allReduce, 4.0 * (t - 1), false));
+            if (tf.hasEmbeddings()) {
+                ops.add(OperationList.transfer("vocabulary-parallel embedding and loss all-reduces",
+                        OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, m, 2 * allReduce, 4.0 * (t - 1), false));
+            }
+        }
+        if (p > 1) {
+            ops.add(OperationList.transfer("pipeline sends (activations forward, gradients back)",
+                    OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, m, 2 * activation / t, 2, false));
+        }
+    }
+
+    /**
+     * Offloading over the host link: gradients down and updated weights back once per step for an
+     * offloaded optimizer (ZeRO-Offload, Ren et al. 2021); every weight in for each forward and
+     * backward pass (and recompute) for offloaded weights (ZeRO-Infinity, Rajbhandari et al. 2021).
+     * Transfers are not overlapped with compute: a bound, not a schedule.
+     */
+    private static void offloadTransfers(TrainingSetup setup, Offload offload, double parametersOnDevice,
+                                         double trainableOnDevice, double weightBits, List<Operation> ops) {
+        double g = setup.gradientPrecision().bytesPerElement();
+        double w = setup.weightPrecision().bytesPerElement();
+        if (offload.optimizerStates()) {
+            ops.add(OperationList.transfer("gradients to host", OperationClass.OFFLOAD, Placement.HOST_LINK, 1,
+                    trainableOnDevice * g, 1, false));
+            ops.add(OperationList.transfer("updated weights to device", OperationClass.OFFLOAD, Placement.HOST_LINK, 1,
+                    trainableOnDevice * w, 1, false));
+        }
+        if (offload.weights()) {
+            boolean full = setup.checkpointing() == Checkpointing.FULL;
+            ops.add(OperationList.transfer("weights to device (forward, backward" + (full ? ", recompute)" : ")"),
+                    OperationClass.OFFLOAD, Placement.HOST_LINK, setup.gradientAccumulation() * (full ? 3 : 2),
+                    parametersOnDevice * weightBits / 8, 1, false));
+        }
+    }
+
+    private static void appendMlp(Mlp mlp, TrainingSetup setup, double weightBits, boolean sparse, Precision compute,
+                                  OperationList forward, OperationList backward, OperationList recompute) {
+        double e = setup.activationPrecision().bytesPerElement();
+        double g = setup.gradientPrecision().bytesPerElement();
+        double rows = setup.tokensPerMicroBatch();
+        double m = setup.gradientAccumulation();
+        boolean full = setup.checkpointing() == Checkpointing.FULL;
+        List<Integer> widths = mlp.widths();
+        for (int i = 0; i < mlp.linearLayers(); i++) {
+            double in = widths.get(i);
+            double out = widths.get(i + 1);
+            double weights = in * out;
+            double wBytes = weights * weightBits / 8;
+            String name = "linear " + (i + 1);
+            Operation fwd = OperationList.gemm(name, OperationClass.FORWARD, sparse ? Kernel.SPARSE_GEMM : Kernel.GEMM,
+                    compute, m, rows, in, out, e, wBytes, 0);
+            forward.add(fwd);
+            if (full) {
+                recompute.add(fwd.as(OperationClass.RECOMPUTE, name));
+            }
+            if (i > 0) {
+                // The first layer's input needs no gradient.
+                backward.add(OperationList.gemmBytes(name + " input gradient", OperationClass.BACKWARD, compute, m,
+                        2 * rows * in * out, rows * out * e + wBytes, rows * in * e));
+            }
+            backward.add(OperationList.gemmBytes(name + " weight gradient", OperationClass.BACKWARD, compute, m,
+                    2 * rows * in * out, rows * in * e + rows * out * e + weights * g, weights * g));
+            double elements = rows * out;
+            boolean last = i == mlp.linearLayers() - 1;
+            String ew = last ? "loss" : (mlp.biases() ? "bias and " : "") + mlp.activation().name().toLowerCase(Locale.ROOT);
+            Operation act = OperationList.elementwise(name + " " + ew, OperationClass.FORWARD, AccessPattern.COPY, m,
+                    (last ? 5 : mlp.activation().flopsPerElement() + 1) * elements, elements * e, elements * e);
+            forward.add(act);
+            if (full) {
+                recompute.add(act.as(OperationClass.RECOMPUTE, act.name()));
+            }
+            backward.add(OperationList.elementwise(name + " " + ew + " backward", OperationClass.BACKWARD,
+                    AccessPattern.COPY, m, 2 * act.flops(), 2 * elements * e, elements * e));
+        }
+    }
+
+    /** Rejects layouts the workload cannot be split into, with the rule and the numbers. */
+    public static void checkLayout(Workload workload, Parallelism par) {
+        if (workload instanceof Mlp && (par.tensorParallel() > 1 || par.pipelineParallel() > 1)) {
+            throw new BadInputException("tensor and pipeline parallelism need a transformer workload: tensorParallel="
+                    + par.tensorParallel() + ", pipelineParallel=" + par.pipelineParallel());
+        }
+        if (!(workload instanceof Transformer tf)) {
+            return;
+        }
+        int t = par.tensorParallel();
+        if (tf.attentionHeads() % t != 0) {
+            throw new BadInputException("tensorParallel must divide attentionHeads (" + tf.attentionHeads()
+                    + " in " + tf.name() + "): tensorParallel=" + t);
+        }
+        if (tf.keyValueHeads() % t != 0 && t % tf.keyValueHeads() != 0) {
+            throw new BadInputException("tensorParallel must divide keyValueHeads (" + tf.keyValueHeads()
+                    + ") or be a multiple of it: tensorParallel=" + t);
+        }
+        if (tf.intermediateSize() % t != 0) {
+            throw new BadInputException("tensorParallel must divide intermediateSize (" + tf.intermediateSize()
+                    + "): tensorParallel=" + t);
+        }
+        if (tf.layers() % par.pipelineParallel() != 0) {
+            throw new BadInputException("pipelineParallel must divide layers (" + tf.layers() + " in " + tf.name()
+                    + "): pipelineParallel=" + par.pipelineParallel());
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package membound.model.training;
+
+import membound.hardware.BadInputException;
+import membound.model.Defaults;
+import membound.model.hardware.Precision;
+
+/**
+ * Every knob of a training run. Sizes are per device and per micro-batch as frameworks take them:
+ * a step processes {@code sequenceLength x microBatchSize x gradientAccumulation} tokens on each
+ * data-parallel replica. Built with {@link #builder()}; defaults live in {@link Defaults}.
+ *
+ * @param tokens tokens to train on in total; the last step counts pro rata, so time is linear in tokens
+ * @param masterWeights keep an FP32 copy of trainable weights when {@code weightPrecision} is narrower
+ * @param overlapCommunication hide the data-parallel gradient all-reduce behind the backward pass
+ */
+public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize, int gradientAccumulation,
+                            Precision weightPrecision, Precision activationPrecision, Precision gradientPrecision,
+                            Precision optimizerStatePrecision, boolean masterWeights, Optimizer optimizer,
+                            Checkpointing checkpointing, boolean flashAttention, FineTuning fineTuning,
+                            Pruning pruning, Offload offload, Parallelism parallelism, int tenants,
+                            boolean overlapCommunication) {
+
+    public TrainingSetup {
+        if (tokens <= 0) {
+            throw new BadInputException("tokens must be positive: tokens=" + tokens);
+        }
+        positive("sequenceLength", sequenceLength);
+        positive("microBatchSize", microBatchSize);
+        positive("gradientAccumulation", gradientAccumulation);
+        positive("tenants", tenants);
+        if (weightPrecision == null || activationPrecision == null || gradientPrecision == null
+                || optimizerStatePrecision == null || optimizer == null || checkpointing == null) {
+            throw new BadInputException("precisions, optimizer and checkpointing must be given");
+        }
+        if (fineTuning == null) {
+            fineTuning = FineTuning.full();
+        }
+        if (pruning == null) {
+            pruning = Pruning.NONE;
+        }
+        if (offload == null) {
+            offload = Offload.NONE;
+        }
+        if (parallelism == null) {
+            parallelism = Parallelism.SINGLE;
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.tokens = tokens;
+        b.sequenceLength = sequenceLength;
+        b.microBatchSize = microBatchSize;
+        b.gradientAccumulation = gradientAccumulation;
+        b.weightPrecision = weightPrecision;
+        b.activationPrecision = activationPrecision;
+        b.gradientPrecision = gradientPrecision;
+        b.optimizerStatePrecision = optimizerStatePrecision;
+        b.masterWeights = masterWeights;
+        b.optimizer = optimizer;
+        b.checkpointing = checkpointing;
+        b.flashAttention = flashAttention;
+        b.fineTuning = fineTuning;
+        b.pruning = pruning;
+        b.offload = offload;
+        b.parallelism = parallelism;
+        b.tenants = tenants;
+        b.overlapCommunication = overlapCommunication;
+        return b;
+    }
+
+    /** Tokens one device processes per micro-batch. */
+    public long tokensPerMicroBatch() {
+        return (long) sequenceLength * microBatchSize;
+    }
+
+    /** Tokens the whole job processes per optimizer step: all data-parallel replicas together. */
+    public long tokensPerStep() {
+        return tokensPerMicroBatch() * gradientAccumulation * parallelism.dataParallel();
+    }
+
+    /** Steps to train on {@link #tokens}, fractional: the last, partial step counts pro rata. */
+    public double steps() {
+        return (double) tokens / tokensPerStep();
+    }
+
+    /** Whether an FP32 master copy is kept: asked for, and the weights are narrower than FP32. */
+    public boolean keepsMasterWeights() {
+        return masterWeights && weightPrecision != Precision.FP32;
+    }
+
+    private static void positive(String what, long value) {
+        if (value <= 0) {
+            throw new BadInputException(what + " must be positive: " + what + "=" + value);
+        }
+    }
+
+    /** Setters named after the knobs; {@link #build()} checks them all. */
+    public static final class Builder {
+        private long tokens = Defaults.TOKENS;
+        private long steps;
+        private int sequenceLength = Defaults.SEQUENCE_LENGTH;
+        private int microBatchSize = Defaults.MICRO_BATCH;
+        private int gradientAccumulation = Defaults.GRADIENT_ACCUMULATION;
+        private Precision weightPrecision = Defaults.WEIGHT_PRECISION;
+        private Precision activationPrecision = Defaults.ACTIVATION_PRECISION;
+        private Precision gradientPrecision = Defaults.GRADIENT_PRECISION;
+        private Precision optimizerStatePrecision = Defaults.OPTIMIZER_STATE_PRECISION;
+        private boolean masterWeights = Defaults.MASTER_WEIGHTS;
+        private Optimizer optimizer = Defaults.OPTIMIZER;
+        private Checkpointing checkpointing = Defaults.CHECKPOINTING;
+        private boolean flashAttention = Defaults.FLASH_ATTENTION;
+        private FineTuning fineTuning = FineTuning.full();
+        private Pruning pruning = Pruning.NONE;
+        private Offload offload = Offload.NONE;
+        private Parallelism parallelism = Parallelism.SINGLE;
+        private int tenants = Defaults.TENANTS;
+        private boolean overlapCommunication;
+
+        private Builder() {
+        }
+
+        public Builder tokens(long value) { tokens = value; steps = 0; return this; }
+        /** Train for this many optimizer steps instead of a token count. */
+        public Builder steps(long value) {
+            if (value <= 0) {
+                throw new BadInputException("steps must be positive: steps=" + value);
+            }
+            steps = value;
+            return this;
+        }
+        public Builder sequenceLength(int value) { sequenceLength = value; return this; }
+        public Builder microBatchSize(int value) { microBatchSize = value; return this; }
+        public Builder gradientAccumulation(int value) { gradientAccumulation = value; return this; }
+        /** Weights, activations and gradients in one precision; optimizer states keep theirs. */
+        public Builder precision(Precision value) {
+            weightPrecision = value;
+            activationPrecision = value;
+            gradientPrecision = value;
+            return this;
+        }
+        public Builder weightPrecision(Precision value) { weightPrecision = value; return this; }
+        public Builder activationPrecision(Precision value) { activationPrecision = value; return this; }
+        public Builder gradientPrecision(Precision value) { gradientPrecision = value; return this; }
+        public Builder optimizerStatePrecision(Precision value) { optimizerStatePrecision = value; return this; }
+        public Builder masterWeights(boolean value) { masterWeights = value; return this; }
+        public Builder optimizer(Optimizer value) { optimizer = value; return this; }
+        public Builder checkpointing(Checkpointing value) { checkpointing = value; return this; }
+        public Builder flashAttention(boolean value) { flashAttention = value; return this; }
+        public Builder fineTuning(FineTuning value) { fineTuning = value; return this; }
+        public Builder pruning(Pruning value) { pruning = value; return this; }
+        public Builder offload(Offload value) { offload = value; return this; }
+        public Builder parallelism(Parallelism value) { parallelism = value; return this; }
+        public Builder tenants(int value) { tenants = value; return this; }
+        public Builder overlapCommunication(boolean value) { overlapCommunication = value; return this; }
+
+        public TrainingSetup build() {
+            long total = tokens;
+            if (steps > 0) {
+                long perStep = (long) sequenceLength * microBatchSize * gradientAccumulation
+                        * (parallelism == null ? 1 : parallelism.dataParallel());
+                if (perStep <= 0) {
+                    throw new BadInputException("sequenceLength, microBatchSize and gradientAccumulation must be positive to count steps");
+                }
+                total = Math.multiplyExact(steps, perStep);
+            }
+            return new TrainingSetup(total, sequenceLength, microBatchSize, gradientAccumulation, weightPrecision,
+                    activationPrecision, gradientPrecision, optimizerStatePrecision, masterWeights, optimizer,
+                    checkpointing, flashAttention, fineTuning, pruning, offload, parallelism, tenants,
+                    overlapCommunication);
+        }
+    }
+}

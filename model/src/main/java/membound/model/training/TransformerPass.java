@@ -1,0 +1,448 @@
+package membound.model.training;
+
+import membound.model.Defaults;
+import membound.model.hardware.AccessPattern;
+import membound.model.hardware.Precision;
+import membound.model.roofline.Kernel;
+import membound.model.roofline.Operation;
+import membound.model.roofline.OperationClass;
+import membound.model.roofline.OperationList;
+import membound.model.roofline.Placement;
+import membound.model.workload.PositionEncoding;
+import membound.model.workload.Transformer;
+
+/**
+ * The operations of a transformer's forward pass and, when training, of its backward pass and of
+ * what activation checkpointing recomputes. Training, prefill and decode all go through here, so
+ * a GEMM, a norm or an attention kernel counts its FLOPs and bytes the same way everywhere.
+ *
+ * <p>Per micro-batch of {@code batch} sequences, {@code queryTokens} new tokens each attend to
+ * {@code keyTokens} keys: training and prefill have query = key tokens (causal); a decode step has
+ * one query token per sequence reading the KV cache of the context. Tensor parallelism splits
+ * heads and the MLP width (Megatron-LM, Shoeybi et al. 2019) and, with sequence parallelism, the
+ * rows of norms and residuals (Korthikanti et al. 2022).
+ */
+public final class TransformerPass {
+
+    /** Shape of one micro-batch of work. */
+    public record Shape(double batch, double queryTokens, double keyTokens, boolean causal,
+                        boolean readsKvCache, boolean writesKvCache) {
+
+        public double rows() {
+            return batch * queryTokens;
+        }
+    }
+
+    /**
+     * Precisions and switches of one pass.
+     *
+     * @param weightBitsPerParameter stored bits of the base weights (precision, quantization format, pruning)
+     * @param dequantizeWeights base weights are unpacked into {@code activationBytes} before each GEMM (QLoRA)
+     * @param baseTrainable the base weights get gradients (full fine-tuning)
+     * @param sparseWeights forward GEMMs run on 2:4 sparse tensor throughput
+     * @param kvCacheBytesPerElement precision of the KV cache read or written (decode, prefill)
+     */
+    public record Settings(boolean training, Precision compute, double activationBytes, double weightBitsPerParameter,
+                           boolean dequantizeWeights, double gradientBytes, boolean baseTrainable,
+                           FineTuning fineTuning, double adapterBytes, boolean sparseWeights, int tensorParallel,
+                           boolean flashAttention, Checkpointing checkpointing, double kvCacheBytesPerElement) {
+    }
+
+    private final Transformer tf;
+    private final Shape shape;
+    private final Settings s;
+    private final OperationList forward;
+    private final OperationList backward;
+    private final OperationList recompute;
+
+    private TransformerPass(Transformer tf, Shape shape, Settings settings, OperationList forward,
+                            OperationList backward, OperationList recompute) {
+        this.tf = tf;
+        this.shape = shape;
+        this.s = settings;
+        this.forward = forward;
+        this.backward = backward;
+        this.recompute = recompute;
+    }
+
+    /**
+     * Appends the operations of {@code layers} transformer layers and, if {@code withEmbedding} /
+     * {@code withHead}, of the embedding and the output layer, each repeated {@code microBatches}
+     * times.
+     */
+    public static void append(Transformer tf, Shape shape, Settings settings, double layers, double microBatches,
+                              boolean withEmbedding, boolean withHead, OperationList forward,
+                              OperationList backward, OperationList recompute) {
+        TransformerPass pass = new TransformerPass(tf, shape, settings, forward, backward, recompute);
+        if (withEmbedding && tf.hasEmbeddings()) {
+            pass.embedding(microBatches);
+        }
+        pass.layers(layers, microBatches);
+        if (withHead && tf.hasEmbeddings()) {
+            pass.head(microBatches);
+        }
+    }
+
+    private boolean recomputesEverything() {
+        return s.training() && s.checkpointing() == Checkpointing.FULL;
+    }
+
+    // ---- the layers ----
+
+    private void layers(double layers, double microBatches) {
+        double count = layers * microBatches;
+        double e = s.activationBytes();
+        double rows = shape.rows();
+        int t = s.tensorParallel();
+        // Sequence parallelism splits the rows of norms, residuals and dropout over the tensor-parallel group.
+        double splitRows = s.training() ? rows / t : rows;
+        double h = tf.hiddenSize();
+        double d = tf.headDimension();
+        double heads = (double) tf.attentionHeads() / t;
+        double kvHeads = Math.max(1.0, (double) tf.keyValueHeads() / t);
+        double qDim = heads * d;
+        double kvDim = kvHeads * d;
+        double f = (double) tf.intermediateSize() / t;
+        double normFlops = tf.normalization().flopsPerElement();
+        boolean dropout = s.training() && tf.dropout();
+
+        norm("attention norm", count, splitRows, h, normFlops, e);
+        linear("qkv projection", count, rows, h, qDim + 2 * kvDim, 1,
+                part(LoraTarget.Q, qDim), part(LoraTarget.K, kvDim), part(LoraTarget.V, kvDim));
+        if (tf.positions() == PositionEncoding.ROTARY) {
+            double elements = rows * (qDim + kvDim);
+            elementwise("rotary embedding", AccessPattern.COPY, count, 3 * elements,
+                    elements * e, elements * e, 2 * elements * e, elements * e);
+        }
+        int sliding = tf.slidingWindow().layers();
+        int full = tf.layers() - sliding;
+        double perLayer = count / tf.layers();
+        if (full > 0) {
+            attention("attention", perLayer * full, heads, kvDim, qDim, shape.keyTokens(), dropout);
+        }
+        if (sliding > 0) {
+            attention("attention (sliding window)", perLayer * sliding, heads, kvDim, qDim,
+                    Math.min(shape.keyTokens(), tf.slidingWindow().tokens()), dropout);
+        }
+        linear("attention output projection", count, rows, qDim, h, 1, part(LoraTarget.O, h));
+        residual("attention residual add", count, splitRows, h, e, dropout);
+        norm("mlp norm", count, splitRows, h, normFlops, e);
+        if (tf.experts().sparse()) {
+            mixtureOfExperts(count, rows, h, f, e);
+        } else {
+            double up = tf.activation().gated() ? 2 * f : f;
+            if (tf.activation().gated()) {
+                linear("mlp gate and up projection", count, rows, h, up, 1, part(LoraTarget.GATE, f), part(LoraTarget.UP, f));
+            } else {
+                linear("mlp up projection", count, rows, h, up, 1, part(LoraTarget.UP, f));
+            }
+            activation(count, rows, f, e);
+            linear("mlp down projection", count, rows, f, h, 1, part(LoraTarget.DOWN, h));
+        }
+        residual("mlp residual add", count, splitRows, h, e, dropout);
+    }
+
+    private void mixtureOfExperts(double count, double rows, double h, double f, double e) {
+        int experts = tf.experts().experts();
+        int k = tf.experts().expertsPerToken();
+        double routed = rows * k;
+        double touched = tf.experts().expertsTouched(rows);
+        linear("router", count, rows, h, experts, 1);
+        elementwise("top-k routing", AccessPattern.COPY, count, 5 * rows * experts,
+                rows * experts * e, rows * k * 2 * Defaults.FP32_BYTES, rows * k * 2 * Defaults.FP32_BYTES,
+                rows * experts * e);
+        elementwise("expert dispatch", AccessPattern.COPY, count, 0, rows * h * e, routed * h * e,
+                routed * h * e, rows * h * e);
+        double up = tf.activation().gated() ? 2 * f : f;
+        if (tf.activation().gated()) {
+            linear("expert gate and up projections", count, routed, h, up, touched, part(LoraTarget.GATE, f),
+                    part(LoraTarget.UP, f));
+        } else {
+            linear("expert up projections", count, routed, h, up, touched, part(LoraTarget.UP, f));
+        }
+        activation(count, routed, f, e);
+        linear("expert down projections", count, routed, f, h, touched, part(LoraTarget.DOWN, h));
+        elementwise("expert combine", AccessPattern.TRIAD, count, 2 * routed * h, routed * h * e + routed * 4,
+                rows * h * e, rows * h * e, routed * h * e);
+    }
+
+    private void norm(String name, double count, double rows, double width, double flopsPerElement, double e) {
+        double elements = rows * width;
+        elementwise(name, AccessPattern.COPY, count, flopsPerElement * elements, elements * e, elements * e,
+                2 * elements * e, elements * e);
+    }
+
+    private void residual(String name, double count, double rows, double width, double e, boolean dropout) {
+        double elements = rows * width;
+        // Dropout on the branch is fused into the add and stores a one-byte mask (Korthikanti et al.).
+        double mask = dropout ? elements : 0;
+        elementwise(name, AccessPattern.TRIAD, count, (dropout ? 3 : 1) * elements, 2 * elements * e,
+                elements * e + mask, 2 * elements * e + mask, elements * e);
+    }
+
+    private void activation(double count, double rows, double f, double e) {
+        double elements = rows * f;
+        int flops = tf.activation().flopsPerElement();
+        if (tf.activation().gated()) {
+            elementwise(tf.activation().name().toLowerCase(java.util.Locale.ROOT), AccessPattern.TRIAD, count,
+                    flops * elements, 2 * elements * e, elements * e, 3 * elements * e, 2 * elements * e);
+        } else {
+            elementwise(tf.activation().name().toLowerCase(java.util.Locale.ROOT), AccessPattern.COPY, count,
+                    flops * elements, elements * e, elements * e, 2 * elements * e, elements * e);
+        }
+    }
+
+    /**
+     * Attention of one group of layers (full or sliding-window). A fused kernel (FlashAttention)
+     * reads Q, K, V and writes O and the FP32 log-sum-exp; causal masking lets it skip the masked
+     * half. Without it the scores are materialized: two batched GEMMs around a softmax, every score
+     * written and read back.
+     */
+    private void attention(String name, double count, double heads, double kvDim, double qDim, double keys,
+                           boolean dropout) {
+        double e = s.activationBytes();
+        double batch = shape.batch();
+        double queries = shape.queryTokens();
+        double rows = shape.rows();
+        double d = tf.headDimension();
+        double keysPerQuery = shape.causal() ? causalKeysPerQuery(queries, keys) : keys;
+        double kvBytes = shape.readsKvCache() ? s.kvCacheBytesPerElement() : e;
+        double kvRead = batch * keys * 2 * kvDim * kvBytes;
+        double kvAppend = (shape.readsKvCache() || shape.writesKvCache()) ? rows * 2 * kvDim * s.kvCacheBytesPerElement() : 0;
+        double qBytes = rows * qDim * e;
+        // PaLM's model FLOPs: QK^T and PV over every key, no causal saving.
+        double modelFlops = 4 * batch * heads * d * queries * Math.min(keys, shape.keyTokens());
+        if (s.flashAttention()) {
+            double flops = 4 * batch * heads * d * queries * keysPerQuery;
+            double lse = batch * heads * queries * Defaults.FP32_BYTES;
+            forward.add(new Operation(name + " (fused)", OperationClass.FORWARD, Kernel.ATTENTION, s.compute(),
+                    Placement.DEVICE, count, flops, modelFlops, qBytes + kvRead,
+                    qBytes + lse + kvAppend, AccessPattern.READ, 0, 0, false));
+            if (s.training()) {
+                // FlashAttention-2's backward runs five GEMMs to the forward's two (it recomputes P): 2.5x.
+                backward.add(new Operation(name + " backward (fused)", OperationClass.BACKWARD, Kernel.ATTENTION,
+                        s.compute(), Placement.DEVICE, count, 2.5 * flops, 2 * modelFlops,
+                        3 * qBytes + kvRead + lse, qBytes + kvRead, AccessPattern.READ, 0, 0, false));
+                if (recomputesEverything()) {
+                    recompute.add(new Operation(name + " (fused)", OperationClass.RECOMPUTE, Kernel.ATTENTION,
+                            s.compute(), Placement.DEVICE, count, flops, 0, qBytes + kvRead,
+                            qBytes + lse, AccessPattern.READ, 0, 0, false));
+                }
+            }
+            return;
+        }
+        double scores = batch * heads * queries * keys;
+        double kBytes = batch * keys * kvDim * kvBytes;
+        double vBytes = kBytes;
+        double gemmFlops = 2 * scores * d;
+        boolean selective = s.training() && s.checkpointing() == Checkpointing.SELECTIVE;
+        OperationList[] again = recomputesEverything() || selective ? new OperationList[] {recompute} : new OperationList[0];
+        Operation qk = OperationList.gemmBytes(name + " scores (QK^T)", OperationClass.FORWARD, s.compute(), count,
+                gemmFlops, qBytes + kBytes, scores * e);
+        Operation softmax = OperationList.elementwise(name + " softmax", OperationClass.FORWARD, AccessPattern.COPY,
+                count, 5 * scores, scores * e, scores * e);
+        Operation drop = dropout ? OperationList.elementwise(name + " dropout", OperationClass.FORWARD,
+                AccessPattern.COPY, count, 2 * scores, scores * e, scores * e + scores) : null;
+        Operation pv = OperationList.gemmBytes(name + " over values (PV)", OperationClass.FORWARD, s.compute(), count,
+                gemmFlops, scores * e + vBytes, qBytes + kvAppend);
+        for (Operation op : new Operation[] {qk, softmax, drop, pv}) {
+            if (op == null) {
+                continue;
+            }
+            forward.add(op);
+            for (OperationList list : again) {
+                list.add(op.as(OperationClass.RECOMPUTE, op.name()));
+            }
+        }
+        if (!s.training()) {
+            return;
+        }
+        backward.add(OperationList.gemmBytes(name + " PV backward", OperationClass.BACKWARD, s.compute(), count,
+                2 * gemmFlops, 2 * qBytes + scores * e + vBytes, scores * e + vBytes));
+        if (dropout) {
+            backward.add(OperationList.elementwise(name + " dropout backward", OperationClass.BACKWARD,
+                    AccessPattern.COPY, count, scores, scores * e + scores, scores * e));
+        }
+        backward.add(OperationList.elementwise(name + " softmax backward", OperationClass.BACKWARD,
+                AccessPattern.TRIAD, count, 3 * scores, 2 * scores * e, scores * e));
+        backward.add(OperationList.gemmBytes(name + " QK^T backward", OperationClass.BACKWARD, s.compute(), count,
+                2 * gemmFlops, 2 * scores * e + qBytes + kBytes, qBytes + kBytes));
+    }
+
+    /**
+     * Keys a query sees on average under a causal mask: (1 + 2 + ... + n) / n for n queries over
+     * n keys, capped by a sliding window of {@code keys} when that is shorter.
+     */
+    static double causalKeysPerQuery(double queries, double keys) {
+        if (keys >= queries) {
+            return (queries + 1) / 2;
+        }
+        // First `keys` queries see 1..keys keys, the rest see `keys`.
+        return (keys * (keys + 1) / 2 + (queries - keys) * keys) / queries;
+    }
+
+    // ---- embedding and output layer ----
+
+    private void embedding(double microBatches) {
+        double e = s.activationBytes();
+        double rows = shape.rows();
+        double h = tf.hiddenSize();
+        double wBytes = s.weightBitsPerParameter() / 8;
+        boolean trainable = s.training() && s.baseTrainable();
+        forward.add(OperationList.elementwise("embedding lookup", OperationClass.FORWARD, AccessPattern.COPY,
+                microBatches, 0, rows * h * wBytes, rows * h * e));
+        if (trainable) {
+            backward.add(OperationList.elementwise("embedding gradient (scatter-add)", OperationClass.BACKWARD,
+                    AccessPattern.TRIAD, microBatches, rows * h, rows * h * (e + s.gradientBytes()), rows * h * s.gradientBytes()));
+        }
+        if (tf.positions() == PositionEncoding.LEARNED) {
+            forward.add(OperationList.elementwise("position embedding add", OperationClass.FORWARD, AccessPattern.TRIAD,
+                    microBatches, rows * h, rows * h * (wBytes + e), rows * h * e));
+            if (trainable) {
+                backward.add(OperationList.elementwise("position embedding gradient", OperationClass.BACKWARD,
+                        AccessPattern.TRIAD, microBatches, rows * h, rows * h * (e + s.gradientBytes()),
+                        rows * h * s.gradientBytes()));
+            }
+        }
+    }
+
+    private void head(double microBatches) {
+        double e = s.activationBytes();
+        double rows = shape.rows();
+        double h = tf.hiddenSize();
+        double vocabulary = (double) tf.vocabularySize() / s.tensorParallel();
+        norm("final norm", microBatches, s.training() ? rows / s.tensorParallel() : rows, h,
+                tf.normalization().flopsPerElement(), e);
+        linear("output projection (LM head)", microBatches, rows, h, vocabulary, 1);
+        double logits = rows * vocabulary;
+        if (s.training()) {
+            // The loss runs in FP32: the logits are read, an FP32 softmax is kept for the backward pass.
+            elementwise("cross-entropy loss", AccessPattern.COPY, microBatches, 5 * logits, logits * e,
+                    logits * Defaults.FP32_BYTES, logits * Defaults.FP32_BYTES, logits * e);
+        } else {
+            elementwise("sampling (softmax over logits)", AccessPattern.READ, microBatches, 5 * logits, logits * e, 0, 0, 0);
+        }
+    }
+
+    // ---- building blocks ----
+
+    /** A slice of a linear layer's output columns that LoRA may target (q, k, v of a fused QKV projection). */
+    private record Part(LoraTarget target, double columns) {
+    }
+
+    private static Part part(LoraTarget target, double columns) {
+        return new Part(target, columns);
+    }
+
+    /**
+     * A linear layer: {@code rows x inner} activations times weight matrices of {@code inner x
+     * columns} ({@code matrices} of them when experts split the rows: the FLOPs stay 2 x rows x
+     * inner x columns, the weight bytes are those of every matrix touched), its input and weight
+     * gradients, LoRA adapters on the targeted parts, and QLoRA's dequantization.
+     */
+    private void linear(String name, double count, double rows, double inner, double columns, double matrices,
+                        Part... parts) {
+        double e = s.activationBytes();
+        double weights = inner * columns * matrices;
+        double storedBytes = weights * s.weightBitsPerParameter() / 8;
+        double readBytes = storedBytes;
+        Operation dequantize = null;
+        if (s.dequantizeWeights()) {
+            // bitsandbytes unpacks NF4 into a 16-bit copy of the matrix before every GEMM that needs it.
+            dequantize = OperationList.elementwise(name + " dequantize", OperationClass.FORWARD, AccessPattern.COPY,
+                    count, 2 * weights, storedBytes, weights * e);
+            readBytes = weights * e;
+        }
+        Kernel kernel = s.sparseWeights() ? Kernel.SPARSE_GEMM : Kernel.GEMM;
+        Operation gemm = OperationList.gemm(name, OperationClass.FORWARD, kernel, s.compute(), count, rows, inner,
+                columns, e, readBytes, 0);
+        Operation lora = loraForward(name, count, rows, inner, matrices, parts);
+        for (Operation op : new Operation[] {dequantize, gemm, lora}) {
+            if (op == null) {
+                continue;
+            }
+            forward.add(op);
+            if (recomputesEverything()) {
+                recompute.add(op.as(OperationClass.RECOMPUTE, op.name()));
+            }
+        }
+        if (!s.training()) {
+            return;
+        }
+        double flops = 2 * rows * inner * columns;
+        if (dequantize != null) {
+            backward.add(dequantize.as(OperationClass.BACKWARD, name + " dequantize (backward)"));
+        }
+        // The transposed 2:4 pattern is not 2:4: input gradients run dense.
+        backward.add(OperationList.gemmBytes(name + " input gradient", OperationClass.BACKWARD, s.compute(), count,
+                flops, rows * columns * e + readBytes, rows * inner * e));
+        if (s.baseTrainable()) {
+            // Gradients accumulate into a buffer zeroed once per step (Megatron's main_grad): read, add, write.
+            double g = weights * s.gradientBytes();
+            backward.add(OperationList.gemmBytes(name + " weight gradient", OperationClass.BACKWARD, s.compute(), count,
+                    flops, rows * inner * e + rows * columns * e + g, g));
+        }
+        if (lora != null) {
+            double r = s.fineTuning().rank();
+            double adapters = 0;
+            double adaptersCount = 0;
+            for (Part part : parts) {
+                if (s.fineTuning().targets(part.target())) {
+                    adapters += matrices * r * (inner + part.columns());
+                    adaptersCount++;
+                }
+            }
+            double ag = adapters * s.gradientBytes();
+            backward.add(new Operation(name + " LoRA backward", OperationClass.BACKWARD, Kernel.GEMM, s.compute(),
+                    Placement.DEVICE, count, 2 * lora.flops(), 2 * lora.flops(),
+                    lora.bytesWritten() + 2 * adaptersCount * rows * inner * e + adapters * s.adapterBytes() + ag,
+                    rows * inner * e + adaptersCount * rows * r * e + ag, AccessPattern.TRIAD, 0, 0, false));
+        }
+    }
+
+    /**
+     * x A B added to the base output for each targeted part, as PEFT runs it: x is read again per
+     * adapter, the rank-r intermediate is written and read, and the base output is read, added to
+     * and written. Null when no part is targeted.
+     */
+    private Operation loraForward(String name, double count, double rows, double inner, double matrices, Part... parts) {
+        if (!s.fineTuning().adapters()) {
+            return null;
+        }
+        double e = s.activationBytes();
+        double r = s.fineTuning().rank();
+        double flops = 0;
+        double read = 0;
+        double written = 0;
+        for (Part part : parts) {
+            if (!s.fineTuning().targets(part.target())) {
+                continue;
+            }
+            flops += 2 * rows * r * (inner + part.columns());
+            read += rows * inner * e + matrices * r * (inner + part.columns()) * s.adapterBytes() + rows * r * e
+                    + rows * part.columns() * e;
+            written += rows * r * e + rows * part.columns() * e;
+        }
+        if (flops == 0) {
+            return null;
+        }
+        return new Operation(name + " LoRA adapters", OperationClass.FORWARD, Kernel.GEMM, s.compute(),
+                Placement.DEVICE, count, flops, flops, read, written, AccessPattern.TRIAD,
+                0, 0, false);
+    }
+
+    /** An elementwise operation, its backward, and its recompute under full checkpointing. */
+    private void elementwise(String name, AccessPattern pattern, double count, double flops, double read, double written,
+                             double backwardRead, double backwardWritten) {
+        Operation op = OperationList.elementwise(name, OperationClass.FORWARD, pattern, count, flops, read, written);
+        forward.add(op);
+        if (!s.training()) {
+            return;
+        }
+        backward.add(OperationList.elementwise(name + " backward", OperationClass.BACKWARD, pattern, count, 2 * flops,
+                backwardRead, backwardWritten));
+        if (recomputesEverything()) {
+            recompute.add(op.as(OperationClass.RECOMPUTE, name));
+        }
+    }
+}
