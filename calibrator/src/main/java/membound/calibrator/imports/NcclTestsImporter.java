@@ -117,6 +117,7 @@ final class NcclTestsImporter {
 
         List<Link.Measurement> measurements = new ArrayList<>();
         List<String> skipped = new ArrayList<>();
+        List<Long> zeroRows = new ArrayList<>();
         int rows = 0;
         for (int i = header + 1; i < average; i++) {
             String line = out.lines.get(i).strip();
@@ -140,7 +141,7 @@ final class NcclTestsImporter {
                     throw out.bad(i, "have bandwidths >= 0", line);
                 }
                 if (algbw == 0 || busbw == 0) {
-                    skipped.add("size " + size + (inPlace ? " in-place" : " out-of-place") + " (prints 0.00 GB/s)");
+                    zeroRows.add(size);
                     continue;
                 }
                 if (secondsPerTimeUnit == null) {
@@ -165,6 +166,10 @@ final class NcclTestsImporter {
         }
         if (rows == 0) {
             throw out.bad("have at least one row in its result table");
+        }
+        if (!zeroRows.isEmpty()) {
+            skipped.add(zeroRows.size() + " results that print 0.00 GB/s (sizes " + zeroRows.get(0) + " to "
+                    + zeroRows.get(zeroRows.size() - 1) + " bytes), below the table's resolution");
         }
         if (measurements.isEmpty()) {
             throw out.bad("have at least one row with a bandwidth above 0.00 GB/s");
