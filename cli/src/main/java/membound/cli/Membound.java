@@ -2,6 +2,7 @@ package membound.cli;
 
 import java.io.PrintWriter;
 
+import membound.calibrator.cli.CalibrateCommand;
 import membound.calibrator.cli.CompareCommand;
 import membound.calibrator.cli.FleetCommand;
 import membound.calibrator.cli.ImportCommand;
@@ -21,6 +22,7 @@ import picocli.CommandLine.Command;
         description = "Measured memory bandwidth, hardware profiles and the training time they imply.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                CalibrateCommand.class,
                 ShowCommand.class,
                 CompareCommand.class,
                 ImportCommand.class,

@@ -74,6 +74,12 @@ public enum SuiteBenchmark {
         }
     }
 
+    /** The names of the benchmark's parameters ({@code @Param} fields). */
+    public List<String> parameterNames() {
+        return Arrays.stream(type.getFields()).filter(field -> field.isAnnotationPresent(Param.class))
+                .map(java.lang.reflect.Field::getName).toList();
+    }
+
     /** True if {@code pattern} (a JMH include regex) selects this benchmark. */
     public boolean matches(String pattern) {
         return Pattern.compile(pattern).matcher(benchmarkName()).find();

@@ -1,0 +1,165 @@
+package membound.calibrator.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import membound.calibrator.run.CalibrationFailedException;
+import membound.calibrator.run.CalibrationMode;
+import membound.calibrator.run.Calibrator;
+import membound.hardware.units.Units;
+import membound.profile.ComputeEntry;
+import membound.profile.Device;
+import membound.profile.Efficiency;
+import membound.profile.LatencyEntry;
+import membound.profile.LevelCeiling;
+import membound.profile.Profile;
+import membound.profile.ProfileJson;
+import membound.profile.Quality;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code membound calibrate}: measure this machine and write a profile. */
+@Command(name = "calibrate", mixinStandardHelpOptions = true,
+        description = {"Measures this machine's memory bandwidth per level, latency and compute ceilings with the "
+                + "JMH suite, prints them against the nominal (datasheet) figures, and writes a profile to "
+                + "results/profiles/<host>-<UTC time>.json with JMH's raw results beside it.",
+                "Modes: --quick (<= 60 s on 2 cores: DRAM triad, copy and read, triad in L1 and L2, FMA peak), "
+                        + "--standard (default, <= 5 min: all kernels, every level, thread scaling, latency, FMA "
+                        + "and GEMM), --full (standard plus float, working-set sweeps, scalar twins, more "
+                        + "iterations)."})
+public final class CalibrateCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    static final class Mode {
+        @Option(names = "--quick", description = "about a minute: the DRAM plateau and a first look at caches")
+        boolean quick;
+        @Option(names = "--standard", description = "a few minutes: every kernel, level, latency and compute")
+        boolean standard;
+        @Option(names = "--full", description = "standard plus sweeps, float and scalar twins")
+        boolean full;
+
+        CalibrationMode mode() {
+            return quick ? CalibrationMode.QUICK : full ? CalibrationMode.FULL : CalibrationMode.STANDARD;
+        }
+    }
+
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
+    Mode mode = new Mode();
+
+    @Option(names = "--platform", paramLabel = "NAME",
+            description = "use this catalog entry (e.g. dgx-spark) instead of the detected platform")
+    String platform;
+
+    @Option(names = "--nominal-bandwidth", paramLabel = "BW",
+            description = "nominal memory bandwidth to compare against, e.g. 273GB/s (overrides the catalog)")
+    String nominalBandwidth;
+
+    @Option(names = "--profiles-dir", paramLabel = "DIR",
+            description = "where the profile is written (default: results/profiles of the repository)")
+    Path profilesDir;
+
+    @Option(names = "--format", paramLabel = "text|json", description = "text (default) or json")
+    String format = "text";
+
+    @Override
+    public Integer call() {
+        OutputFormat output = OutputFormat.of(format);
+        CalibrationMode chosen = (mode == null ? new Mode() : mode).mode();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Calibrator.Request request = new Calibrator.Request(chosen, Optional.ofNullable(platform),
+                Optional.ofNullable(nominalBandwidth), CommandSupport.store(profilesDir),
+                CommandSupport.commandLine(spec), CommandSupport.version());
+        Calibrator.Outcome outcome;
+        try {
+            // In JSON mode stdout carries only the result, so progress goes to stderr.
+            outcome = Calibrator.run(request, output == OutputFormat.JSON ? err : out);
+        } catch (CalibrationFailedException e) {
+            err.println("membound: " + e.getMessage());
+            e.jmhTail().stream().filter(line -> !line.isBlank()).forEach(line -> err.println("  jmh: " + line));
+            err.flush();
+            return 1;
+        }
+        if (output == OutputFormat.JSON) {
+            ObjectNode root = JsonNodeFactory.instance.objectNode();
+            root.put("file", outcome.profileFile().toString());
+            root.put("elapsedSeconds", outcome.elapsed().toMillis() / 1000.0);
+            root.set("profile", ProfileJson.toTree(outcome.profile()));
+            out.print(ProfileJson.toJson(root));
+        } else {
+            out.print(summary(outcome));
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** The measured-against-nominal summary that ends a calibration. */
+    static String summary(Calibrator.Outcome outcome) {
+        Profile profile = outcome.profile();
+        Device cpu = profile.devices().get(0);
+        StringBuilder s = new StringBuilder();
+        s.append(String.format(Locale.ROOT, "%nmeasured in %d s; bandwidth in STREAM bytes (what the code reads and "
+                + "writes), GB = 10^9 bytes%n", outcome.elapsed().toSeconds()));
+        s.append(String.format(Locale.ROOT, "%-6s %-6s %14s %22s %7s  %s%n", "level", "access", "median", "p5 - p95",
+                "CV", "vs nominal"));
+        for (LevelCeiling ceiling : cpu.levels()) {
+            var entry = cpu.bandwidthEntry(ceiling.bandwidthId()).orElseThrow();
+            var d = entry.streamBytesPerSecond();
+            String ratio = profile.efficiency().bandwidth().stream()
+                    .filter(r -> r.deviceId().equals(cpu.id()) && r.access() == ceiling.access()
+                            && ceiling.level() == membound.profile.MemoryLevel.DRAM)
+                    .map(Efficiency.BandwidthRatio::ratio).findFirst()
+                    .map(r -> String.format(Locale.ROOT, "%.0f%%", 100 * r)).orElse("");
+            s.append(String.format(Locale.ROOT, "%-6s %-6s %14s %22s %6.1f%%  %s%n", ceiling.level().jsonName(),
+                    ceiling.access().jsonName(), Units.formatBandwidth(ceiling.bytesPerSecond()),
+                    d.p5() == null ? "" : Units.formatBandwidth(d.p5()) + " - " + Units.formatBandwidth(d.p95()),
+                    d.coefficientOfVariation() == null ? 0 : 100 * d.coefficientOfVariation(), ratio));
+        }
+        String nominal = profile.nominal().memoryBandwidthOf(cpu.id())
+                .map(m -> m.bytesPerSecond() != null
+                        ? Units.formatBandwidth(m.bytesPerSecond()) + " (" + m.provenance().source() + ")"
+                        : "unknown: " + m.reason())
+                .orElse("unknown");
+        s.append("nominal memory bandwidth: ").append(nominal).append('\n');
+        if (!cpu.latency().isEmpty()) {
+            s.append("load latency (p50 ns per load):");
+            for (LatencyEntry latency : cpu.latency()) {
+                s.append(String.format(Locale.ROOT, " %s %.1f", latency.level().jsonName(), latency.nanosPerLoad().p50()));
+            }
+            s.append('\n');
+        }
+        if (!cpu.compute().isEmpty()) {
+            List<String> compute = new ArrayList<>();
+            for (ComputeEntry entry : cpu.compute()) {
+                compute.add(entry.kind().jsonName() + " " + entry.precision().jsonName() + " " + entry.threads() + "t "
+                        + Units.formatFlops(entry.flopsPerSecond().typical()));
+            }
+            s.append("compute (median): ").append(String.join(", ", compute)).append('\n');
+        }
+        for (Quality.Flag flag : profile.quality().flags()) {
+            s.append("flag ").append(flag.code()).append(flag.subject() == null ? "" : " " + flag.subject())
+                    .append(": ").append(flag.message()).append('\n');
+        }
+        s.append("Java cannot issue non-temporal stores: every store also reads its line (the profile keeps "
+                + "hardware bytes too).\n");
+        s.append("profile: ").append(outcome.profileFile()).append('\n');
+        s.append("raw JMH results: ").append(outcome.profileFile().resolveSibling(
+                profile.provenance().rawResultFile() != null ? profile.provenance().rawResultFile() : "")).append('\n');
+        s.append("next: membound show ").append(outcome.profileFile()).append(" | membound predict --profile ")
+                .append(outcome.profileFile()).append(" --model llama-3.1-8b\n");
+        return s.toString();
+    }
+}

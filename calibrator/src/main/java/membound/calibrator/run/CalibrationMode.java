@@ -1,0 +1,125 @@
+package membound.calibrator.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import membound.benchmarks.suite.SuiteBenchmark;
+import membound.benchmarks.suite.SuiteRequest;
+
+/**
+ * What each calibration mode measures, and with which JMH settings. Budgets are for the 2-core development
+ * machine, whose DRAM arrays are 2 GiB each (4× a 508 MiB last-level cache); a pass there takes ~0.2 s.
+ *
+ * <ul>
+ *   <li><b>quick</b> (≤ 60 s): the DRAM plateau of Triad, Copy and Sum (the triad, copy and read ceilings)
+ *       with every cpu, Triad at L1 and L2, and the double FMA peak. 1 warm-up and 3 measured iterations of
+ *       1 s, one fork.</li>
+ *   <li><b>standard</b> (≤ 5 min): all eight kernels at DRAM with every cpu, Triad at every cache level,
+ *       the DRAM Triad thread-scaling curve, load latency from L1 to DRAM, FMA peak (double and float, one
+ *       thread and all) and GEMM (double and float, all threads). 2 warm-up and 5 measured iterations.</li>
+ *   <li><b>full</b>: standard, plus float kernels, the bandwidth-against-working-set sweep of Triad and
+ *       Copy, the latency sweep and the scalar twins at DRAM; 3 warm-up and 10 measured iterations, two
+ *       forks.</li>
+ * </ul>
+ */
+public enum CalibrationMode {
+    QUICK(1, 3, 1),
+    STANDARD(2, 5, 1),
+    FULL(3, 10, 2);
+
+    private final int warmupIterations;
+    private final int measurementIterations;
+    private final int forks;
+
+    CalibrationMode(int warmupIterations, int measurementIterations, int forks) {
+        this.warmupIterations = warmupIterations;
+        this.measurementIterations = measurementIterations;
+        this.forks = forks;
+    }
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The benchmarks this mode runs on a host with {@code cpus} logical cpus. */
+    public List<SuiteRequest> requests(int cpus) {
+        String all = Integer.toString(cpus);
+        List<SuiteRequest> requests = new ArrayList<>();
+        SuiteRequest stream = SuiteRequest.of(SuiteBenchmark.STREAM).with("elementType", "double")
+                .with("implementation", "vector").with("threads", all);
+        switch (this) {
+            case QUICK -> {
+                requests.add(stream.with("kernel", "TRIAD", "COPY", "SUM").with("workingSet", "DRAM"));
+                requests.add(stream.with("kernel", "TRIAD").with("workingSet", "L1", "L2"));
+                requests.add(SuiteRequest.of(SuiteBenchmark.FMA).with("elementType", "double").with("threads", all));
+            }
+            case STANDARD, FULL -> {
+                requests.add(stream.with("kernel", "COPY", "SCALE", "ADD", "TRIAD", "DOT", "NSTREAM", "SUM", "FILL")
+                        .with("workingSet", "DRAM"));
+                requests.add(stream.with("kernel", "TRIAD").with("workingSet", "L1", "L2", "L3"));
+                List<String> scaling = scalingThreads(cpus);
+                if (!scaling.isEmpty()) {
+                    requests.add(stream.with("kernel", "TRIAD").with("workingSet", "DRAM")
+                            .with("threads", scaling.toArray(String[]::new)));
+                }
+                requests.add(SuiteRequest.of(SuiteBenchmark.LATENCY).with("workingSet", "L1", "L2", "L3", "DRAM"));
+                requests.add(SuiteRequest.of(SuiteBenchmark.FMA).with("elementType", "double", "float")
+                        .with("threads", cpus == 1 ? new String[] {"1"} : new String[] {"1", all}));
+                requests.add(SuiteRequest.of(SuiteBenchmark.GEMM).with("elementType", "double", "float")
+                        .with("threads", all));
+                if (this == FULL) {
+                    requests.add(stream.with("kernel", "COPY", "TRIAD", "SUM").with("elementType", "float")
+                            .with("workingSet", "DRAM"));
+                    requests.add(stream.with("kernel", "TRIAD", "COPY").with("workingSet", "sweep"));
+                    requests.add(SuiteRequest.of(SuiteBenchmark.LATENCY).with("workingSet", "sweep"));
+                    requests.add(stream.with("kernel", "COPY", "TRIAD", "SUM").with("implementation", "scalar")
+                            .with("workingSet", "DRAM"));
+                }
+            }
+        }
+        return requests;
+    }
+
+    /** Team sizes below {@code cpus} for the scaling curve: 1, 2, 4, ... (the full team is measured anyway). */
+    static List<String> scalingThreads(int cpus) {
+        List<String> threads = new ArrayList<>();
+        for (int t = 1; t < cpus; t *= 2) {
+            threads.add(Integer.toString(t));
+        }
+        return threads;
+    }
+
+    /** JMH settings of this mode. */
+    public Options settings() {
+        return new OptionsBuilder()
+                .warmupIterations(warmupIterations)
+                .warmupTime(TimeValue.seconds(1))
+                .measurementIterations(measurementIterations)
+                .measurementTime(TimeValue.seconds(1))
+                .forks(forks)
+                .timeout(new TimeValue(10, TimeUnit.MINUTES))
+                .shouldFailOnError(true)
+                .build();
+    }
+
+    /** The settings as they are recorded in a profile, and compared by {@code membound fleet}. */
+    public Map<String, String> recordedSettings() {
+        Map<String, String> settings = new TreeMap<>();
+        settings.put("mode", label());
+        settings.put("jmh.forks", Integer.toString(forks));
+        settings.put("jmh.warmupIterations", Integer.toString(warmupIterations));
+        settings.put("jmh.warmupTime", "1 s");
+        settings.put("jmh.measurementIterations", Integer.toString(measurementIterations));
+        settings.put("jmh.measurementTime", "1 s");
+        settings.put("jmh.mode", "SampleTime");
+        return settings;
+    }
+}

@@ -1,0 +1,321 @@
+package membound.calibrator.run;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import org.openjdk.jmh.results.RunResult;
+
+import membound.benchmarks.latency.LatencyBenchmark;
+import membound.benchmarks.results.ComputeResult;
+import membound.benchmarks.results.LatencyResult;
+import membound.benchmarks.results.StreamResult;
+import membound.benchmarks.sizing.CacheSizes;
+import membound.benchmarks.stream.StreamKernel;
+import membound.benchmarks.stream.StreamWorkload;
+import membound.hardware.catalog.DeviceSpec;
+import membound.hardware.catalog.Figure;
+import membound.hardware.catalog.PlatformSpec;
+import membound.hardware.host.Host;
+import membound.hardware.units.Units;
+import membound.profile.Access;
+import membound.profile.BandwidthEntry;
+import membound.profile.ComputeEntry;
+import membound.profile.Device;
+import membound.profile.DeviceKind;
+import membound.profile.Distribution;
+import membound.profile.Efficiency;
+import membound.profile.LatencyEntry;
+import membound.profile.LevelCeiling;
+import membound.profile.MemoryLevel;
+import membound.profile.Nominal;
+import membound.profile.Precision;
+import membound.profile.Profile;
+import membound.profile.Provenance;
+import membound.profile.Quality;
+import membound.profile.RunProvenance;
+import membound.profile.ScalingCurve;
+
+/**
+ * Turns a calibration's JMH results into a profile: every figure keeps its distribution and says which
+ * kernel, with which settings, measured it; the ceilings the model uses are chosen from them by rule
+ * (the full team, the Vector API kernel, doubles); the datasheet figures sit beside them with their source.
+ */
+final class ProfileBuilder {
+
+    /** A figure whose pass times vary more than this (std/mean) is flagged noisy, never silently averaged. */
+    static final double NOISY_COEFFICIENT_OF_VARIATION = 0.10;
+
+    static final String CPU = "cpu";
+    static final String GPU = "gpu";
+
+    private final Host host;
+    private final CacheSizes caches;
+    private final Optional<PlatformSpec> platform;
+    private final NominalBandwidth nominal;
+    private final CalibrationMode mode;
+    private final String commandLine;
+    private final Instant created;
+    private final String memboundVersion;
+
+    /** The host's nominal memory bandwidth: a datasheet's, one the user gave, or unknown with the reason. */
+    record NominalBandwidth(Double bytesPerSecond, Provenance provenance, String unknownReason) {
+    }
+
+    ProfileBuilder(Host host, CacheSizes caches, Optional<PlatformSpec> platform, NominalBandwidth nominal,
+            CalibrationMode mode, String commandLine, Instant created, String memboundVersion) {
+        this.host = host;
+        this.caches = caches;
+        this.platform = platform;
+        this.nominal = nominal;
+        this.mode = mode;
+        this.commandLine = commandLine;
+        this.created = created;
+        this.memboundVersion = memboundVersion;
+    }
+
+    Profile build(List<RunResult> results) {
+        List<BandwidthEntry> bandwidth = new ArrayList<>();
+        List<LatencyEntry> latency = new ArrayList<>();
+        List<ComputeEntry> compute = new ArrayList<>();
+        Quality quality = Quality.none();
+        for (RunResult result : results) {
+            Map<String, String> settings = settings(result);
+            if (StreamResult.isStream(result)) {
+                StreamResult stream = StreamResult.of(result);
+                BandwidthEntry entry = bandwidthEntry(stream, settings);
+                bandwidth.add(entry);
+                quality = flagIfNoisy(quality, entry.id(), stream.passTimes().coefficientOfVariation());
+            } else if (LatencyResult.isLatency(result)) {
+                latency.add(latencyEntry(LatencyResult.of(result), settings));
+            } else if (ComputeResult.isCompute(result)) {
+                ComputeResult figure = ComputeResult.of(result);
+                compute.add(computeEntry(figure, settings));
+                quality = flagIfNoisy(quality, computeId(figure), figure.passTimes().coefficientOfVariation());
+            }
+        }
+        int mostThreads = bandwidth.stream().mapToInt(BandwidthEntry::threads).max().orElse(host.logicalCpus());
+        if (mostThreads < host.logicalCpus()) {
+            quality = quality.with(new Quality.Flag("fewer-threads-than-cores", "the largest team had " + mostThreads
+                    + " threads but this host has " + host.logicalCpus() + " logical cpus", CPU, null));
+        }
+        for (String warning : host.warnings()) {
+            quality = quality.with(new Quality.Flag("host-warning", warning, CPU, null));
+        }
+
+        List<Device> devices = new ArrayList<>();
+        Optional<DeviceSpec> gpuSpec = platform.flatMap(PlatformSpec::gpu);
+        boolean unified = platform.map(PlatformSpec::unifiedMemory).orElse(false) && gpuSpec.isPresent();
+        Device cpu = new Device(CPU, DeviceKind.CPU, cpuName(), memory(), unified ? List.of(GPU) : List.of(),
+                bandwidth, ceilings(bandwidth), scaling(bandwidth), latency, compute, List.of());
+        devices.add(cpu);
+        gpuSpec.ifPresent(gpu -> devices.add(Device.of(GPU, DeviceKind.GPU, gpu.name(),
+                new Device.Memory((long) gpu.memoryCapacityBytes().value(), null,
+                        Provenance.datasheet(gpu.memoryCapacityBytes().source())),
+                unified ? List.of(CPU) : List.of())));
+
+        Nominal nominalFigures = nominal(devices);
+        RunProvenance provenance = RunProvenance.of(memboundVersion, org.openjdk.jmh.util.Version.getPlainVersion(),
+                mode.recordedSettings(), commandLine, created, null);
+        return new Profile(HostMapping.toProfile(host), nominalFigures, devices, List.of(),
+                Efficiency.derive(devices, nominalFigures), quality, provenance);
+    }
+
+    private BandwidthEntry bandwidthEntry(StreamResult stream, Map<String, String> settings) {
+        StreamWorkload workload = stream.workload();
+        String implementation = stream.implementation().name().toLowerCase(Locale.ROOT);
+        MemoryLevel level = level(stream.workingSetLabel(), workload);
+        String id = String.join("-", workload.kernel().name().toLowerCase(Locale.ROOT),
+                workload.elementType().javaName(), implementation, workload.threads() + "t",
+                stream.workingSetLabel().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]", ""));
+        return new BandwidthEntry(id, workload.kernel().name().toLowerCase(Locale.ROOT),
+                workload.elementType().javaName(), workload.threads(), "all", workload.footprintBytes(), level,
+                Distribution.ofDurationHistogram(workload.streamBytesPerPass(), stream.passTimes().histogram()),
+                Distribution.ofDurationHistogram(workload.hardwareBytesPerPass(), stream.passTimes().histogram()),
+                Provenance.measured("StreamBenchmark " + workload.kernel().label() + " (" + implementation + ")",
+                        null, settings));
+    }
+
+    /** The level a working set lives in: its label if it names one, else by size against the caches. */
+    private MemoryLevel level(String label, StreamWorkload workload) {
+        switch (label) {
+            case "L1": return MemoryLevel.L1;
+            case "L2": return MemoryLevel.L2;
+            case "L3": return MemoryLevel.L3;
+            case "DRAM": return MemoryLevel.DRAM;
+            default: break;
+        }
+        return levelOfFootprint(workload.footprintBytes() / workload.threads(), workload.arrayBytes());
+    }
+
+    private MemoryLevel levelOfFootprint(long bytesPerThread, long arrayBytes) {
+        if (caches.perCore(1).isPresent() && bytesPerThread <= caches.perCore(1).getAsLong()) {
+            return MemoryLevel.L1;
+        }
+        if (caches.perCore(2).isPresent() && bytesPerThread <= caches.perCore(2).getAsLong()) {
+            return MemoryLevel.L2;
+        }
+        if (arrayBytes < caches.lastLevelTotalBytes() && caches.perCore(3).isPresent()) {
+            return MemoryLevel.L3;
+        }
+        return MemoryLevel.DRAM;
+    }
+
+    private LatencyEntry latencyEntry(LatencyResult result, Map<String, String> settings) {
+        String label = result.workingSet().label();
+        MemoryLevel level = switch (label) {
+            case "L1" -> MemoryLevel.L1;
+            case "L2" -> MemoryLevel.L2;
+            case "L3" -> MemoryLevel.L3;
+            case "DRAM" -> MemoryLevel.DRAM;
+            default -> levelOfFootprint(result.workingSet().arrayBytes(), result.workingSet().arrayBytes());
+        };
+        return new LatencyEntry("chase-" + label.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]", ""),
+                result.workingSet().arrayBytes(), level, "random-line-chase",
+                new LatencyEntry.Nanos(result.nanosPerLoad(50), result.nanosPerLoad(90), result.nanosPerLoad(99),
+                        result.meanNanosPerLoad(), result.chaseNanos().count()),
+                Provenance.measured("LatencyBenchmark (" + LatencyBenchmark.STEPS_PER_INVOCATION
+                        + " dependent loads per sample)", null, settings));
+    }
+
+    private ComputeEntry computeEntry(ComputeResult figure, Map<String, String> settings) {
+        boolean gemm = figure.kind().equals("gemm");
+        return new ComputeEntry(computeId(figure), gemm ? ComputeEntry.Kind.GEMM : ComputeEntry.Kind.FMA_PEAK,
+                figure.elementType().equalsIgnoreCase("double") ? Precision.FP64 : Precision.FP32, figure.threads(),
+                gemm ? (long) figure.matrixOrder() : null,
+                Distribution.ofDurationHistogram(figure.flopsPerPass(), figure.passTimes().histogram()),
+                Provenance.measured(gemm ? "GemmBenchmark" : "FmaBenchmark", null, settings));
+    }
+
+    private static String computeId(ComputeResult figure) {
+        return figure.kind() + "-" + figure.elementType().toLowerCase(Locale.ROOT) + "-" + figure.threads() + "t"
+                + (figure.matrixOrder() > 0 ? "-n" + figure.matrixOrder() : "");
+    }
+
+    /**
+     * One ceiling per (level, access): from the Vector API kernel on doubles with the largest team, the
+     * configuration a training step's CPU-side work runs in. Dot and Nstream have no access pattern of their
+     * own and stay as bandwidth entries only.
+     */
+    static List<LevelCeiling> ceilings(List<BandwidthEntry> bandwidth) {
+        Map<String, BandwidthEntry> chosen = new LinkedHashMap<>();
+        for (BandwidthEntry entry : bandwidth) {
+            Access access = access(entry.kernel());
+            if (access == null || !entry.elementType().equals("double")
+                    || !entry.provenance().kernel().endsWith("(vector)")) {
+                continue;
+            }
+            String key = entry.level() + "/" + access;
+            BandwidthEntry current = chosen.get(key);
+            if (current == null || entry.threads() > current.threads()) {
+                chosen.put(key, entry);
+            }
+        }
+        return chosen.values().stream().map(entry -> LevelCeiling.of(access(entry.kernel()), entry)).toList();
+    }
+
+    static Access access(String kernel) {
+        return switch (StreamKernel.of(kernel)) {
+            case SUM -> Access.READ;
+            case FILL -> Access.WRITE;
+            case COPY -> Access.COPY;
+            case SCALE -> Access.SCALE;
+            case ADD -> Access.ADD;
+            case TRIAD -> Access.TRIAD;
+            case DOT, NSTREAM -> null;
+        };
+    }
+
+    /** Triad at DRAM on doubles, by team size, where more than one team size was measured. */
+    static List<ScalingCurve> scaling(List<BandwidthEntry> bandwidth) {
+        Map<Integer, BandwidthEntry> byThreads = new TreeMap<>();
+        for (BandwidthEntry entry : bandwidth) {
+            if (entry.kernel().equals("triad") && entry.level() == MemoryLevel.DRAM
+                    && entry.elementType().equals("double") && entry.provenance().kernel().endsWith("(vector)")) {
+                byThreads.putIfAbsent(entry.threads(), entry);
+            }
+        }
+        if (byThreads.size() < 2) {
+            return List.of();
+        }
+        List<ScalingCurve.Point> points = byThreads.values().stream()
+                .map(e -> new ScalingCurve.Point(e.threads(), e.streamBytesPerSecond().typical(), e.id())).toList();
+        return List.of(new ScalingCurve("triad", "double", MemoryLevel.DRAM, "all", points));
+    }
+
+    private Nominal nominal(List<Device> devices) {
+        List<String> memoryDevices = devices.stream().filter(d -> d.id().equals(CPU) || !d.unifiedMemoryWith().isEmpty())
+                .map(Device::id).toList();
+        String platformId = platform.map(PlatformSpec::id).orElse(null);
+        String platformName = platform.map(PlatformSpec::name).orElse(null);
+        List<Nominal.MemoryBandwidth> memory = new ArrayList<>();
+        if (nominal.bytesPerSecond() != null) {
+            memory.add(Nominal.MemoryBandwidth.known(memoryDevices, nominal.bytesPerSecond(), nominal.provenance()));
+        } else {
+            memory.add(Nominal.MemoryBandwidth.unknown(List.of(CPU), nominal.unknownReason()));
+        }
+        List<Nominal.Compute> computes = new ArrayList<>();
+        platform.ifPresent(spec -> {
+            for (DeviceSpec device : spec.devices()) {
+                String id = device.kind() == membound.hardware.catalog.DeviceKind.GPU ? GPU : CPU;
+                if (devices.stream().noneMatch(d -> d.id().equals(id))) {
+                    continue;
+                }
+                Map<membound.hardware.catalog.Precision, Figure> dense = new EnumMap<>(device.densePeakFlopsPerSecond());
+                dense.forEach((precision, figure) -> computes.add(Nominal.Compute.known(id,
+                        Precision.of(precision.name().toLowerCase(Locale.ROOT)), false, figure.value(),
+                        Provenance.datasheet(figure.source()))));
+                device.sparsePeakFlopsPerSecond().forEach((precision, figure) -> computes.add(Nominal.Compute.known(id,
+                        Precision.of(precision.name().toLowerCase(Locale.ROOT)), true, figure.value(),
+                        Provenance.datasheet(figure.source()))));
+            }
+        });
+        return new Nominal(platformId, platformName, memory, computes);
+    }
+
+    private String cpuName() {
+        String model = host.cpu().modelName();
+        return model == null || model.isBlank() ? host.cpu().architecture() + " cpu" : model;
+    }
+
+    private Device.Memory memory() {
+        if (host.memoryBytes() <= 0) {
+            return new Device.Memory(null, null, null);
+        }
+        return new Device.Memory(host.memoryBytes(), null, new Provenance(membound.profile.ProvenanceKind.MEASURED,
+                "/proc/meminfo MemTotal", "membound", null, null, null, new TreeMap<>()));
+    }
+
+    private Map<String, String> settings(RunResult result) {
+        Map<String, String> settings = new TreeMap<>(mode.recordedSettings());
+        for (String key : result.getParams().getParamsKeys()) {
+            settings.put("param." + key, result.getParams().getParam(key));
+        }
+        return settings;
+    }
+
+    private static Quality flagIfNoisy(Quality quality, String id, double coefficientOfVariation) {
+        if (coefficientOfVariation <= NOISY_COEFFICIENT_OF_VARIATION) {
+            return quality;
+        }
+        return quality.with(new Quality.Flag("noisy", String.format(Locale.ROOT,
+                "pass times vary by %.1f%% (std/mean), above the %.0f%% threshold: rerun on a quieter machine",
+                100 * coefficientOfVariation, 100 * NOISY_COEFFICIENT_OF_VARIATION), CPU, id));
+    }
+
+    /** {@code 231.9 GB/s} for messages. */
+    static String rate(double bytesPerSecond) {
+        return Units.formatBandwidth(bytesPerSecond);
+    }
+
+    static Comparator<BandwidthEntry> byLevelThenKernel() {
+        return Comparator.comparing(BandwidthEntry::level).thenComparing(BandwidthEntry::kernel);
+    }
+}
