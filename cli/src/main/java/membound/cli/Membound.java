@@ -2,6 +2,10 @@ package membound.cli;
 
 import java.io.PrintWriter;
 
+import membound.calibrator.cli.CompareCommand;
+import membound.calibrator.cli.FleetCommand;
+import membound.calibrator.cli.ImportCommand;
+import membound.calibrator.cli.ShowCommand;
 import membound.hardware.BadInputException;
 import membound.model.cli.PredictCommand;
 import picocli.CommandLine;
@@ -17,6 +21,10 @@ import picocli.CommandLine.Command;
         description = "Measured memory bandwidth, hardware profiles and the training time they imply.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                ShowCommand.class,
+                CompareCommand.class,
+                ImportCommand.class,
+                FleetCommand.class,
                 PredictCommand.class,
         })
 public final class Membound implements Runnable {

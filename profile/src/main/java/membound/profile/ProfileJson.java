@@ -145,7 +145,8 @@ public final class ProfileJson {
         }
     }
 
-    static JsonNode readTree(byte[] json, String file, String what) {
+    /** Reads JSON text into a tree with the strictness and errors of {@link #readTree(Path, String)}. */
+    public static JsonNode readTree(byte[] json, String file, String what) {
         if (json.length == 0 || new String(json, StandardCharsets.UTF_8).isBlank()) {
             throw new BadInputException(what + " must be a JSON object, not an empty file: file=" + file);
         }

@@ -25,9 +25,14 @@ public record JavaFacts(String hostname, String osName, String osVersion, String
         }
     }
 
-    /** The running JVM's facts. The hostname comes from the environment first, as a DNS lookup can stall. */
+    /** The running JVM's facts. The hostname comes from the kernel or environment first: a DNS lookup can stall. */
     public static JavaFacts live() {
-        String hostname = System.getenv("HOSTNAME");
+        String hostname = null;
+        try {
+            hostname = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/kernel/hostname")).trim();
+        } catch (java.io.IOException | RuntimeException e) {
+            hostname = System.getenv("HOSTNAME");
+        }
         if (hostname == null || hostname.isBlank()) {
             try {
                 hostname = InetAddress.getLocalHost().getHostName();

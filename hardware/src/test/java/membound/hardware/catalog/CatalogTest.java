@@ -93,6 +93,9 @@ class CatalogTest {
         String denseFp4 = CATALOG.require("dgx-spark").gpu().orElseThrow().densePeak(Precision.FP4).orElseThrow()
                 .source();
         assertTrue(denseFp4.contains("dense = sparse / 2"), denseFp4);
+        String h100Tf32 = CATALOG.require("h100-sxm").gpu().orElseThrow().densePeak(Precision.TF32).orElseThrow()
+                .source();
+        assertTrue(h100Tf32.endsWith(Datasheets.NOT_RECHECKED), h100Tf32);
     }
 
     @Test

@@ -1,0 +1,94 @@
+package membound.benchmarks.results;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+import membound.hardware.units.Units;
+
+/**
+ * The table that ends a suite run: per STREAM result the bandwidth under both byte conventions, its
+ * spread, and the ratio of the hardware figure to the host's nominal bandwidth.
+ */
+public final class ResultTable {
+
+    private ResultTable() {
+    }
+
+    /** Prints a section per kind of result present: bandwidth, latency, compute. */
+    public static void print(PrintStream out, List<org.openjdk.jmh.results.RunResult> all, Nominal nominal) {
+        printBandwidth(out, all.stream().filter(StreamResult::isStream).map(StreamResult::of).toList(), nominal);
+        printLatency(out, all.stream().filter(LatencyResult::isLatency).map(LatencyResult::of).toList());
+        printCompute(out, all.stream().filter(ComputeResult::isCompute).map(ComputeResult::of).toList());
+    }
+
+    static void printBandwidth(PrintStream out, List<StreamResult> results, Nominal nominal) {
+        if (results.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("membound: memory bandwidth, GB = 10^9 bytes; median of all passes [p5-p95], best = fastest pass");
+        String header = String.format(Locale.ROOT, "%-8s %-6s %-6s %7s  %-20s %-24s %-24s %6s  %s",
+                "kernel", "type", "impl", "threads", "working set (array)", "STREAM GB/s", "hardware GB/s",
+                "CV", "hardware/nominal");
+        out.println(header);
+        for (StreamResult result : results) {
+            Rate stream = result.streamBytesPerSecond();
+            Rate hardware = result.hardwareBytesPerSecond();
+            out.println(String.format(Locale.ROOT, "%-8s %-6s %-6s %7d  %-20s %-24s %-24s %5.1f%%  %s",
+                    result.workload().kernel().label(),
+                    result.workload().elementType().javaName(),
+                    result.implementation().name().toLowerCase(Locale.ROOT),
+                    result.workload().threads(),
+                    result.workingSetLabel() + " " + Units.formatBytes(result.workload().arrayBytes()),
+                    spread(stream), spread(hardware) + String.format(Locale.ROOT, " best %.1f", hardware.best() / 1e9),
+                    100 * hardware.coefficientOfVariation(),
+                    nominal.ratio(hardware.median()).map(r -> String.format(Locale.ROOT, "%.2f", r)).orElse("unknown")));
+        }
+        out.println();
+        out.println("nominal memory bandwidth: " + nominal.bytesPerSecond().map(Units::formatBandwidth).orElse("unknown")
+                + " (" + nominal.source() + ")");
+        out.println("STREAM GB/s counts only the bytes the code reads and writes (Copy/Scale 2 arrays, Add/Triad 3, "
+                + "Dot 2, Nstream 4, Sum 1, Fill 1).");
+        out.println("hardware GB/s adds write-allocate: Java cannot issue non-temporal stores, so every store first "
+                + "reads its line (Copy/Scale x1.5, Add/Triad x4/3, Fill x2).");
+    }
+
+    static void printLatency(PrintStream out, List<LatencyResult> results) {
+        if (results.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("membound: load latency, pointer chase through a random cycle of 64-byte lines; ns per load, "
+                + "percentiles over chases of " + membound.benchmarks.latency.LatencyBenchmark.STEPS_PER_INVOCATION + " loads");
+        out.println(String.format(Locale.ROOT, "%-24s %8s %8s %8s %8s", "working set", "p50", "p90", "p99", "mean"));
+        for (LatencyResult result : results) {
+            out.println(String.format(Locale.ROOT, "%-24s %8.2f %8.2f %8.2f %8.2f",
+                    result.workingSet().label() + " " + Units.formatBytes(result.workingSet().arrayBytes()),
+                    result.nanosPerLoad(50), result.nanosPerLoad(90), result.nanosPerLoad(99),
+                    result.meanNanosPerLoad()));
+        }
+    }
+
+    static void printCompute(PrintStream out, List<ComputeResult> results) {
+        if (results.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("membound: compute ceilings (FLOP/s; median [p5-p95], best = fastest pass)");
+        out.println(String.format(Locale.ROOT, "%-9s %-6s %7s %6s  %-32s %6s", "kernel", "type", "threads", "n",
+                "GFLOP/s", "CV"));
+        for (ComputeResult result : results) {
+            Rate flops = result.flopsPerSecond();
+            out.println(String.format(Locale.ROOT, "%-9s %-6s %7d %6s  %-32s %5.1f%%", result.kind(), result.elementType(),
+                    result.threads(), result.matrixOrder() == 0 ? "-" : Integer.toString(result.matrixOrder()),
+                    String.format(Locale.ROOT, "%.1f [%.1f-%.1f] best %.1f", flops.median() / 1e9, flops.p5() / 1e9,
+                            flops.p95() / 1e9, flops.best() / 1e9),
+                    100 * flops.coefficientOfVariation()));
+        }
+    }
+
+    private static String spread(Rate rate) {
+        return String.format(Locale.ROOT, "%.1f [%.1f-%.1f]", rate.median() / 1e9, rate.p5() / 1e9, rate.p95() / 1e9);
+    }
+}

@@ -1,0 +1,89 @@
+package membound.benchmarks.suite;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import org.openjdk.jmh.annotations.Param;
+
+import membound.benchmarks.compute.FmaBenchmark;
+import membound.benchmarks.compute.GemmBenchmark;
+import membound.benchmarks.latency.LatencyBenchmark;
+import membound.benchmarks.stream.StreamBenchmark;
+
+/**
+ * The benchmarks of the suite and what the plan must know of each: its JMH name, whether it takes a team
+ * size and a working set, how a working set resolves, and how much heap a fork needs.
+ */
+public enum SuiteBenchmark {
+    STREAM(StreamBenchmark.class, "pass", Sizing.STREAM),
+    LATENCY(LatencyBenchmark.class, "chase", Sizing.CHASE),
+    FMA(FmaBenchmark.class, "pass", Sizing.NONE),
+    GEMM(GemmBenchmark.class, "multiply", Sizing.NONE);
+
+    /** How a benchmark's {@code workingSet} parameter turns into bytes. */
+    enum Sizing {
+        /** Three arrays split over the team ({@code WorkingSet.resolve}). */
+        STREAM,
+        /** One array chased by one thread ({@code WorkingSet.resolveSingle}). */
+        CHASE,
+        /** No working set. */
+        NONE
+    }
+
+    private final Class<?> type;
+    private final String method;
+    private final Sizing sizing;
+
+    SuiteBenchmark(Class<?> type, String method, Sizing sizing) {
+        this.type = type;
+        this.method = method;
+        this.sizing = sizing;
+    }
+
+    /** JMH's name for the benchmark method. */
+    public String benchmarkName() {
+        return type.getName() + "." + method;
+    }
+
+    /** The include pattern that selects exactly this benchmark. */
+    public String include() {
+        return "^" + Pattern.quote(benchmarkName()) + "$";
+    }
+
+    public String simpleName() {
+        return type.getSimpleName();
+    }
+
+    Sizing sizing() {
+        return sizing;
+    }
+
+    /** True if the benchmark runs on a team whose size is its {@code threads} parameter. */
+    public boolean hasThreads() {
+        return defaults("threads").length > 0;
+    }
+
+    /** The default values of a parameter, read from its {@code @Param}: the benchmark is the one source. */
+    public String[] defaults(String parameter) {
+        try {
+            Param param = type.getField(parameter).getAnnotation(Param.class);
+            return param == null ? new String[0] : param.value();
+        } catch (NoSuchFieldException e) {
+            return new String[0];
+        }
+    }
+
+    /** True if {@code pattern} (a JMH include regex) selects this benchmark. */
+    public boolean matches(String pattern) {
+        return Pattern.compile(pattern).matcher(benchmarkName()).find();
+    }
+
+    public static List<SuiteBenchmark> all() {
+        return Arrays.asList(values());
+    }
+
+    public static String names() {
+        return String.join(", ", all().stream().map(SuiteBenchmark::simpleName).toList());
+    }
+}

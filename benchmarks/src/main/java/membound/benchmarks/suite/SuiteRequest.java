@@ -1,0 +1,39 @@
+package membound.benchmarks.suite;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One benchmark to run and the values of its parameters; a parameter not given takes the benchmark's own
+ * {@code @Param} defaults. {@code threads} and {@code workingSet} may be symbolic ({@code all}, {@code DRAM},
+ * {@code L2}, {@code sweep}): the plan resolves them on the host.
+ */
+public record SuiteRequest(SuiteBenchmark benchmark, Map<String, List<String>> parameters) {
+
+    public SuiteRequest {
+        parameters = Map.copyOf(new LinkedHashMap<>(parameters));
+    }
+
+    public static SuiteRequest of(SuiteBenchmark benchmark) {
+        return new SuiteRequest(benchmark, Map.of());
+    }
+
+    /** This request with {@code name} set to {@code values}. */
+    public SuiteRequest with(String name, String... values) {
+        Map<String, List<String>> more = new LinkedHashMap<>(parameters);
+        more.put(name, List.of(values));
+        return new SuiteRequest(benchmark, more);
+    }
+
+    /** The values of {@code name}: as given, else the benchmark's defaults. */
+    public List<String> values(String name) {
+        List<String> given = parameters.get(name);
+        return given != null && !given.isEmpty() ? given : List.of(benchmark.defaults(name));
+    }
+
+    /** True if the request sets {@code name} itself. */
+    public boolean sets(String name) {
+        return parameters.containsKey(name) && !parameters.get(name).isEmpty();
+    }
+}

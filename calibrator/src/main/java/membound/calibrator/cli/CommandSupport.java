@@ -1,0 +1,83 @@
+package membound.calibrator.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import membound.calibrator.store.ProfileStore;
+import membound.profile.Profile;
+import membound.profile.ProfileJson;
+import picocli.CommandLine;
+
+/** What the profile commands share: finding profiles, the version, the command line as typed. */
+final class CommandSupport {
+
+    private CommandSupport() {
+    }
+
+    static ProfileStore store(Path profilesDir) {
+        return profilesDir != null ? new ProfileStore(profilesDir) : ProfileStore.repositoryDefault();
+    }
+
+    /** A profile named on the command line (a file, {@code latest}, {@code latest:<host>}) and its path. */
+    record Named(Path path, Profile profile) {
+    }
+
+    static Named read(ProfileStore store, String reference) {
+        Path path = store.resolve(reference);
+        return new Named(path, ProfileJson.read(path));
+    }
+
+    /**
+     * The rows whose key starts with {@code prefix} (all rows when it is null); none is an error that
+     * lists the keys closest to what was asked.
+     */
+    static <T> List<T> figure(List<T> rows, java.util.function.Function<T, String> key, String prefix) {
+        if (prefix == null) {
+            return rows;
+        }
+        List<T> matching = rows.stream().filter(r -> key.apply(r).startsWith(prefix)).toList();
+        if (matching.isEmpty()) {
+            List<String> close = rows.stream().map(key).sorted(java.util.Comparator.comparingInt(
+                    (String k) -> distance(k.length() > prefix.length() ? k.substring(0, prefix.length()) : k,
+                            prefix))).limit(3).toList();
+            throw new membound.hardware.BadInputException("--figure must be a figure of the profiles or the start of "
+                    + "one: --figure=" + prefix + (close.isEmpty() ? "" : " (closest: " + String.join(", ", close)
+                    + ")"));
+        }
+        return matching;
+    }
+
+    /** Levenshtein distance, for suggesting the figure that was meant. */
+    static int distance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+            }
+            int[] t = previous;
+            previous = current;
+            current = t;
+        }
+        return previous[b.length()];
+    }
+
+    static String version() {
+        String v = CommandSupport.class.getPackage().getImplementationVersion();
+        return v != null ? v : "dev";
+    }
+
+    static String commandLine(CommandLine.Model.CommandSpec spec) {
+        List<String> args = spec.commandLine().getParseResult().originalArgs();
+        // originalArgs holds the whole command line, the subcommand's name included.
+        return "membound" + (args.isEmpty() ? "" : " " + args.stream()
+                .map(a -> a.isEmpty() || a.matches(".*[\\s'\"$\\\\].*") ? "'" + a.replace("'", "'\\''") + "'" : a)
+                .collect(Collectors.joining(" ")));
+    }
+}

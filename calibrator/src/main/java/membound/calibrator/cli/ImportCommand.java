@@ -1,0 +1,188 @@
+package membound.calibrator.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+
+import membound.calibrator.imports.ImportFormat;
+import membound.calibrator.imports.ImportedFigures;
+import membound.calibrator.imports.ProfileImport;
+import membound.calibrator.store.ProfileStore;
+import membound.hardware.BadInputException;
+import membound.profile.LinkKind;
+import membound.profile.ProfileJson;
+import membound.profile.Quality;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code membound import --format TOOL FILE --into PROFILE}: a new profile with another tool's figures
+ * added. The input profile is only read. Nothing is written unless every step succeeded.
+ */
+@Command(name = "import", mixinStandardHelpOptions = true,
+        description = {"Adds figures measured by another tool to a profile and writes the result as a NEW profile; "
+                + "the input profile is left as it was.",
+                "Formats: stream (McCalpin stream.c output), babelstream (text or --csv, MB/s or MiB/s), likwid "
+                        + "(likwid-bench output), nvbandwidth (its -j JSON), nccl-tests (all_reduce_perf table).",
+                "Give --format twice to choose how this command reports: --format babelstream --format json."})
+public final class ImportCommand implements Callable<Integer> {
+
+    private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9._:-]*");
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--format", required = true, paramLabel = "FORMAT",
+            description = "the tool's output format (stream, babelstream, likwid, nvbandwidth, nccl-tests); "
+                    + "given again as text or json, how this command reports")
+    List<String> formats = new ArrayList<>();
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "the tool's output")
+    Path file;
+
+    @Option(names = "--into", required = true, paramLabel = "PROFILE",
+            description = "the profile to add to: a file, latest or latest:<host> (it is not changed)")
+    String into;
+
+    @Option(names = "--device", paramLabel = "ID", description = "device for bandwidth figures, and the GPU end of "
+            + "an nvbandwidth link (default: cpu for stream, babelstream and likwid; gpu for nvbandwidth and "
+            + "nccl-tests)")
+    String device;
+
+    @Option(names = "--device-name", paramLabel = "TEXT", description = "name of a device this import creates")
+    String deviceName;
+
+    @Option(names = "--unified-memory-with", paramLabel = "ID",
+            description = "a device sharing the memory of a device this import creates (DGX Spark: cpu)")
+    List<String> unifiedMemoryWith = new ArrayList<>();
+
+    @Option(names = "--link", paramLabel = "ID", description = "link for link figures (default: cpu-<device> for "
+            + "nvbandwidth, network for nccl-tests)")
+    String link;
+
+    @Option(names = "--link-kind", paramLabel = "KIND", description = "c2c, pcie, nvlink or network, for a new link")
+    String linkKind;
+
+    @Option(names = "--from", paramLabel = "ID", description = "the device a new link starts from")
+    String from;
+
+    @Option(names = "--to", paramLabel = "ID", description = "the other end of a new link (default: peer for "
+            + "nccl-tests)")
+    String to;
+
+    @Option(names = "--gpu-index", paramLabel = "N", description = "which GPU's column of nvbandwidth's matrices "
+            + "(default: 0)")
+    int gpuIndex;
+
+    @Option(names = "--output", paramLabel = "FILE", description = "write the new profile here (must not exist) "
+            + "instead of the profiles directory")
+    Path output;
+
+    @Option(names = "--profiles-dir", paramLabel = "DIR",
+            description = "where latest is looked up and the new profile goes (default: results/profiles of the "
+                    + "repository)")
+    Path profilesDir;
+
+    @Override
+    public Integer call() {
+        ImportFormat tool = null;
+        OutputFormat report = OutputFormat.TEXT;
+        boolean reportGiven = false;
+        for (String f : formats) {
+            if (f.equals("text") || f.equals("json")) {
+                if (reportGiven) {
+                    throw new BadInputException("--format must name one report format (text or json): --format=" + f);
+                }
+                report = OutputFormat.of(f);
+                reportGiven = true;
+            } else {
+                if (tool != null) {
+                    throw new BadInputException("--format must name one input format (" + ImportFormat.names()
+                            + "): --format=" + f);
+                }
+                tool = ImportFormat.of(f);
+            }
+        }
+        if (tool == null) {
+            throw new BadInputException("--format must name an input format (" + ImportFormat.names() + "): --format="
+                    + String.join(",", formats));
+        }
+        checkId("--device", device);
+        checkId("--link", link);
+        checkId("--from", from);
+        checkId("--to", to);
+        unifiedMemoryWith.forEach(u -> checkId("--unified-memory-with", u));
+        if (deviceName != null && deviceName.isBlank()) {
+            throw new BadInputException("--device-name must not be blank: --device-name=\"" + deviceName + "\"");
+        }
+        if (gpuIndex < 0) {
+            throw new BadInputException("--gpu-index must be >= 0: --gpu-index=" + gpuIndex);
+        }
+        LinkKind kind = null;
+        if (linkKind != null) {
+            try {
+                kind = LinkKind.of(linkKind);
+            } catch (BadInputException e) {
+                throw new BadInputException("--link-kind must be one of c2c, pcie, nvlink, network: --link-kind="
+                        + linkKind);
+            }
+        }
+
+        ProfileStore store = CommandSupport.store(profilesDir);
+        CommandSupport.Named input = CommandSupport.read(store, into);
+        ImportedFigures figures = tool.parse(file, gpuIndex);
+        ProfileImport.Result result = ProfileImport.apply(input.profile(), figures, tool,
+                new ProfileImport.Target(device, deviceName, unifiedMemoryWith, link, kind, from, to),
+                new ProfileImport.RunContext(file.toString(), input.path().getFileName().toString(),
+                        CommandSupport.commandLine(spec), CommandSupport.version(), Instant.now()));
+        Path written = output != null ? ProfileStore.saveAs(result.profile(), output) : store.save(result.profile());
+
+        PrintWriter out = spec.commandLine().getOut();
+        if (report == OutputFormat.JSON) {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("written", written.toString());
+            json.put("input", input.path().toString());
+            json.put("tool", figures.tool());
+            json.put("toolVersion", figures.toolVersion());
+            json.put("file", file.toString());
+            json.put("added", result.added());
+            json.put("flags", result.flags());
+            json.put("skipped", result.skipped());
+            out.print(ProfileJson.toJson(json));
+        } else {
+            out.println("wrote " + written);
+            out.println("from  " + input.path() + " (unchanged) and " + figures.tool()
+                    + (figures.toolVersion() != null ? " " + figures.toolVersion() : "") + " output " + file);
+            for (String a : result.added()) {
+                out.println("added " + a);
+            }
+            // One line per distinct finding; the profile keeps one flag per figure.
+            Map<String, Integer> flags = new LinkedHashMap<>();
+            for (Quality.Flag f : result.flags()) {
+                flags.merge(f.code() + ": " + f.message(), 1, Integer::sum);
+            }
+            flags.forEach((text, count) -> out.println("flag  " + text + (count > 1 ? " (" + count + " figures)" : "")));
+            for (String s : result.skipped()) {
+                out.println("skipped " + s);
+            }
+        }
+        out.flush();
+        return 0;
+    }
+
+    private static void checkId(String option, String value) {
+        if (value != null && !ID.matcher(value).matches()) {
+            throw new BadInputException(option + " must be lower-case letters, digits and . _ : - : " + option + "="
+                    + value);
+        }
+    }
+}

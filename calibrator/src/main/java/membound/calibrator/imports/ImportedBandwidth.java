@@ -1,0 +1,42 @@
+package membound.calibrator.imports;
+
+import membound.profile.Access;
+import membound.profile.Distribution;
+import membound.profile.Provenance;
+
+/**
+ * One bandwidth figure read from a tool's output, in STREAM-convention bytes.
+ *
+ * @param kernel          the STREAM name of the kernel (copy, scale, add, triad, dot, nstream, load, ...)
+ * @param access          the ceiling it measures, if it is one of the profile's access patterns
+ * @param elementType     "double", "float", ...
+ * @param threads         threads, if the tool said
+ * @param workingSetBytes all arrays the kernel touched, if the tool said
+ * @param streamBytesPerSecond the rates
+ * @param provenance      the tool, its version, the kernel as the tool names it, the file and settings
+ */
+public record ImportedBandwidth(String kernel, Access access, String elementType, Integer threads,
+                                Long workingSetBytes, Distribution streamBytesPerSecond, Provenance provenance) {
+
+    /** The access pattern a STREAM-named kernel measures, or null for kernels that are none of them. */
+    static Access accessOf(String kernel) {
+        return switch (kernel) {
+            case "copy" -> Access.COPY;
+            case "scale" -> Access.SCALE;
+            case "add" -> Access.ADD;
+            case "triad" -> Access.TRIAD;
+            case "dot", "load", "sum" -> Access.READ;
+            case "store", "fill" -> Access.WRITE;
+            default -> null;
+        };
+    }
+
+    static String elementType(int bytes) {
+        return switch (bytes) {
+            case 8 -> "double";
+            case 4 -> "float";
+            case 2 -> "half";
+            default -> bytes + "-byte";
+        };
+    }
+}

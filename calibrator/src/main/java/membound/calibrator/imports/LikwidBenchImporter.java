@@ -1,0 +1,106 @@
+package membound.calibrator.imports;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import membound.profile.Distribution;
+import membound.profile.Provenance;
+
+/**
+ * {@code likwid-bench}'s summary of one test: its data volume (loads plus stores, no write-allocate:
+ * STREAM's convention), time and MByte/s (10^6 bytes). One timed run of many iterations, so a figure
+ * has one sample and no spread. Test names map to STREAM kernels by their first word: {@code copy},
+ * {@code load} (read), {@code store} (write), {@code stream} (STREAM's triad a = b + s·c), {@code sum}
+ * and {@code ddot} (read); likwid's own {@code triad} (a = b + c·d), {@code daxpy} and {@code update}
+ * keep their names and are no ceiling. likwid-bench does not print its version.
+ */
+final class LikwidBenchImporter {
+
+    static final String TOOL = "likwid-bench";
+
+    private static final Pattern TEST = Pattern.compile("^Test: (\\S+)");
+    private static final Pattern THREADS = Pattern.compile("^Using (\\d+) threads");
+    private static final Pattern GROUPS = Pattern.compile("^Using (\\d+) work groups");
+    private static final Pattern TIME = Pattern.compile("^Time:\\s+(\\S+) sec");
+    private static final Pattern SIZE = Pattern.compile("^Size \\(Byte\\):\\s+(\\S+)");
+    private static final Pattern VOLUME = Pattern.compile("^Data volume \\(Byte\\):\\s+(\\S+)");
+    private static final Pattern RATE = Pattern.compile("^MByte/s:\\s+(\\S+)");
+    private static final Pattern ITERATIONS = Pattern.compile("^Iterations:\\s+(\\S+)");
+
+    private LikwidBenchImporter() {
+    }
+
+    static ImportedFigures parse(ToolOutput out) {
+        String test = out.require(TEST, "contain likwid-bench's \"Test: NAME\"").group(1);
+        if (test.startsWith("peakflops") || test.startsWith("divide")) {
+            throw out.bad(out.find(TEST, 0), "be a bandwidth test (not a FLOP test)", test);
+        }
+        int threads = (int) out.positiveLong(0, "thread count",
+                out.require(THREADS, "contain likwid-bench's \"Using N threads\"").group(1));
+        int rateLine = out.find(RATE, 0);
+        if (rateLine < 0) {
+            throw out.bad("contain likwid-bench's \"MByte/s:\" result (the run failed or the file is cut off)");
+        }
+        Matcher rateMatch = RATE.matcher(out.lines.get(rateLine));
+        rateMatch.find();
+        double megabytesPerSecond = out.positive(rateLine, "MByte/s", rateMatch.group(1));
+        int timeLine = lineOf(out, TIME, "Time: S sec");
+        double seconds = out.positive(timeLine, "time", group(out, TIME, timeLine));
+        int volumeLine = lineOf(out, VOLUME, "Data volume (Byte): N");
+        double volume = out.positive(volumeLine, "data volume", group(out, VOLUME, volumeLine));
+        int sizeLine = lineOf(out, SIZE, "Size (Byte): N");
+        long sizeBytes = out.positiveLong(sizeLine, "size", group(out, SIZE, sizeLine));
+        out.agrees(rateLine, "MByte/s", megabytesPerSecond, volume / seconds / 1e6, 0.01, 0.01);
+
+        String kernel = kernel(test);
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("test", test);
+        settings.put("threads", Integer.toString(threads));
+        Matcher groups = out.match(GROUPS);
+        if (groups != null) {
+            settings.put("workGroups", groups.group(1));
+        }
+        settings.put("sizeBytes", Long.toString(sizeBytes));
+        Matcher iterations = out.match(ITERATIONS);
+        if (iterations != null) {
+            settings.put("iterations", iterations.group(1));
+        }
+        settings.put("timeSeconds", group(out, TIME, timeLine));
+        settings.put("dataVolumeBytes", group(out, VOLUME, volumeLine));
+        ImportedBandwidth figure = new ImportedBandwidth(kernel, ImportedBandwidth.accessOf(kernel),
+                (test + "_").contains("_sp_") ? "float" : "double", threads, sizeBytes,
+                Distribution.single(megabytesPerSecond * 1e6),
+                Provenance.imported(TOOL, null, test, out.file, settings));
+        return ImportedFigures.bandwidth(TOOL, null, settings, List.of(figure));
+    }
+
+    static String kernel(String test) {
+        String first = test.split("_")[0];
+        return switch (first) {
+            case "copy" -> "copy";
+            case "load" -> "load";
+            case "store" -> "store";
+            case "stream" -> "triad";
+            case "sum", "ddot" -> "dot";
+            case "triad" -> "likwid-triad";
+            default -> first.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
+        };
+    }
+
+    private static int lineOf(ToolOutput out, Pattern pattern, String expected) {
+        int line = out.find(pattern, 0);
+        if (line < 0) {
+            throw out.bad("contain likwid-bench's \"" + expected + "\"");
+        }
+        return line;
+    }
+
+    private static String group(ToolOutput out, Pattern pattern, int line) {
+        Matcher m = pattern.matcher(out.lines.get(line));
+        m.find();
+        return m.group(1);
+    }
+}

@@ -1,0 +1,260 @@
+package membound.calibrator.imports;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Set;
+
+import membound.hardware.BadInputException;
+import membound.profile.BandwidthEntry;
+import membound.profile.Device;
+import membound.profile.DeviceKind;
+import membound.profile.Host;
+import membound.profile.LevelCeiling;
+import membound.profile.Link;
+import membound.profile.LinkKind;
+import membound.profile.MemoryLevel;
+import membound.profile.Profile;
+import membound.profile.Provenance;
+import membound.profile.Quality;
+
+/**
+ * Puts what a tool printed into a profile, making a new profile; the input is never changed.
+ *
+ * <p>Rules, so that an import never hides a measurement:
+ * <ul>
+ *   <li>Bandwidth figures go to the device {@code deviceId} (created if the profile lacks it) at level
+ *       DRAM, with new ids; existing entries stay.</li>
+ *   <li>A figure fills the device's DRAM ceiling for its access pattern only where the device has none:
+ *       an import never replaces a ceiling that is already there.</li>
+ *   <li>Link figures go to the link {@code linkId} (created if missing); their measurements are added
+ *       and the link's bandwidth becomes the imported one.</li>
+ *   <li>Flags: {@code working-set-too-small} (a CPU figure whose working set is under 4× the last-level
+ *       cache), {@code fewer-threads-than-cores}, {@code no-spread} (one figure, so {@code compare}
+ *       cannot call a difference a change).</li>
+ * </ul>
+ */
+public final class ProfileImport {
+
+    /** STREAM's rule: each array at least 4× the last-level cache for a DRAM figure. */
+    public static final int DRAM_WORKING_SET_FACTOR = 4;
+
+    private ProfileImport() {
+    }
+
+    /**
+     * Where the figures go.
+     *
+     * @param deviceId          the device for bandwidth figures (and the GPU end of a CPU–GPU link)
+     * @param deviceName        the name of a device this import creates, if given
+     * @param unifiedMemoryWith devices that share the memory of a device this import creates
+     * @param linkId            the link for link figures
+     * @param linkKind          the kind of a link this import creates, if given
+     * @param linkFrom          the device a link starts from, if given
+     * @param linkTo            the other end of a link, if given
+     */
+    public record Target(String deviceId, String deviceName, List<String> unifiedMemoryWith, String linkId,
+                         LinkKind linkKind, String linkFrom, String linkTo) {
+        public Target {
+            unifiedMemoryWith = unifiedMemoryWith == null ? List.of() : List.copyOf(unifiedMemoryWith);
+        }
+    }
+
+    /**
+     * The new profile and what happened.
+     *
+     * @param profile the new profile
+     * @param added   one line per figure added
+     * @param flags   quality flags added
+     * @param skipped parts of the tool output not imported, and why
+     */
+    public record Result(Profile profile, List<String> added, List<Quality.Flag> flags, List<String> skipped) {
+    }
+
+    public static Result apply(Profile input, ImportedFigures figures, ImportFormat format, Target target,
+                               RunContext context) {
+        Profile profile = input;
+        List<String> added = new ArrayList<>();
+        List<Quality.Flag> flags = new ArrayList<>();
+        String deviceId = target.deviceId() != null ? target.deviceId() : format.defaultDevice();
+
+        if (!figures.bandwidth().isEmpty()) {
+            Device device = deviceFor(profile, deviceId, figures, target, context);
+            List<BandwidthEntry> entries = new ArrayList<>(device.bandwidth());
+            List<LevelCeiling> ceilings = new ArrayList<>(device.levels());
+            Set<String> ids = new HashSet<>();
+            entries.forEach(e -> ids.add(e.id()));
+            for (ImportedBandwidth figure : figures.bandwidth()) {
+                checkFits(profile.host(), device, figure, context.file());
+                String id = unique(ids, deviceId + "-" + slug(figures.tool()) + "-" + figure.kernel() + "-"
+                        + slug(figure.elementType()) + (figure.threads() != null ? "-t" + figure.threads() : ""));
+                BandwidthEntry entry = new BandwidthEntry(id, figure.kernel(), figure.elementType(), figure.threads(),
+                        null, figure.workingSetBytes(), MemoryLevel.DRAM, figure.streamBytesPerSecond(), null,
+                        figure.provenance());
+                entries.add(entry);
+                added.add(deviceId + " bandwidth " + id);
+                if (figure.access() != null && ceilings.stream()
+                        .noneMatch(c -> c.level() == MemoryLevel.DRAM && c.access() == figure.access())) {
+                    ceilings.add(LevelCeiling.of(figure.access(), entry));
+                    added.add(deviceId + " ceiling DRAM " + figure.access() + " from " + id);
+                }
+                flags.addAll(flagsFor(profile.host(), device, entry, figure));
+            }
+            profile = profile.withDevice(device.withBandwidth(entries).withLevels(ceilings));
+        }
+
+        if (!figures.linkMeasurements().isEmpty() || figures.linkBandwidth() != null) {
+            boolean hostToDevice = format == ImportFormat.NVBANDWIDTH;
+            String linkId = target.linkId() != null ? target.linkId() : hostToDevice ? "cpu-" + deviceId : "network";
+            String from = target.linkFrom() != null ? target.linkFrom() : hostToDevice ? "cpu" : deviceId;
+            String to = target.linkTo() != null ? target.linkTo() : hostToDevice ? deviceId : "peer";
+            if (profile.device(from).isEmpty()) {
+                profile = profile.withDevice(deviceFor(profile, from, figures, target, context));
+            }
+            if (hostToDevice && profile.device(to).isEmpty()) {
+                profile = profile.withDevice(deviceFor(profile, to, figures, target, context));
+            }
+            Link existing = profile.link(linkId).orElse(null);
+            LinkKind kind = linkKind(profile, existing, figures, format, target, linkId);
+            List<Link.Measurement> measurements = new ArrayList<>(existing == null ? List.of() : existing.measurements());
+            measurements.addAll(figures.linkMeasurements());
+            Provenance provenance = Provenance.imported(figures.tool(), figures.toolVersion(), null, context.file(),
+                    figures.settings());
+            Double latency = figures.linkLatencyNanos() != null ? figures.linkLatencyNanos()
+                    : existing == null ? null : existing.latencyNanos();
+            Link link = new Link(linkId, existing != null ? existing.from() : from, existing != null ? existing.to() : to,
+                    kind, figures.linkBandwidth() != null ? figures.linkBandwidth()
+                    : existing == null ? null : existing.bandwidthBytesPerSecond(), latency, measurements, provenance);
+            profile = profile.withLink(link);
+            added.add("link " + linkId + ": " + figures.linkMeasurements().size() + " measurements"
+                    + (figures.linkBandwidth() != null ? ", bandwidth" : "") + (figures.linkLatencyNanos() != null
+                    ? ", latency" : ""));
+            if (link.bandwidthBytesPerSecond() != null && link.bandwidthBytesPerSecond().high() == null) {
+                flags.add(new Quality.Flag("no-spread", "link " + linkId + " bandwidth is one figure from "
+                        + figures.tool() + ": compare cannot call a difference a change", null, linkId));
+            }
+        }
+
+        Quality quality = profile.quality();
+        List<Quality.Flag> newFlags = new ArrayList<>();
+        for (Quality.Flag flag : flags) {
+            if (!quality.flags().contains(flag)) {
+                quality = quality.with(flag);
+                newFlags.add(flag);
+            }
+        }
+        profile = profile.withQuality(quality)
+                .withProvenance(input.provenance().derived(context.memboundVersion(), context.commandLine(),
+                        context.now(), context.inputProfile()))
+                .withDerivedEfficiency();
+        return new Result(profile, added, newFlags, figures.skipped());
+    }
+
+    /**
+     * What the import ran as.
+     *
+     * @param file            the tool output's file name as given
+     * @param inputProfile    the input profile's file name
+     * @param commandLine     the command
+     * @param memboundVersion the version now running
+     * @param now             when
+     */
+    public record RunContext(String file, String inputProfile, String commandLine, String memboundVersion,
+                             Instant now) {
+    }
+
+    private static Device deviceFor(Profile profile, String id, ImportedFigures figures, Target target,
+                                    RunContext context) {
+        Device existing = profile.device(id).orElse(null);
+        if (existing != null) {
+            return existing;
+        }
+        for (String other : target.unifiedMemoryWith()) {
+            if (profile.device(other).isEmpty()) {
+                throw new BadInputException("--unified-memory-with must name a device of the profile: "
+                        + "--unified-memory-with=" + other + ", devices=" + deviceIds(profile));
+            }
+        }
+        DeviceKind kind = id.startsWith("gpu") ? DeviceKind.GPU : id.startsWith("cpu") ? DeviceKind.CPU
+                : DeviceKind.ACCELERATOR;
+        String name = target.deviceName() != null ? target.deviceName()
+                : figures.deviceName() != null ? figures.deviceName()
+                : id + " (named by no tool output; give --device-name)";
+        return Device.of(id, kind, name, null, target.unifiedMemoryWith());
+    }
+
+    static String deviceIds(Profile profile) {
+        return String.join(",", profile.devices().stream().map(Device::id).toList());
+    }
+
+    private static LinkKind linkKind(Profile profile, Link existing, ImportedFigures figures, ImportFormat format,
+                                     Target target, String linkId) {
+        if (target.linkKind() != null) {
+            return target.linkKind();
+        }
+        if (existing != null) {
+            return existing.kind();
+        }
+        if (format == ImportFormat.NCCL_TESTS && figures.hosts().size() > 1) {
+            return LinkKind.NETWORK; // ranks on different hosts: the collective crossed the network
+        }
+        Host.Platform platform = profile.host().platform();
+        if (format == ImportFormat.NVBANDWIDTH && platform != null && Set.of("dgx-spark", "gh200", "gb200")
+                .contains(platform.id())) {
+            return LinkKind.C2C; // these platforms join CPU and GPU by NVLink-C2C (their datasheets)
+        }
+        throw new BadInputException("--link-kind must be given for a new link whose kind the output does not show "
+                + "(c2c, pcie, nvlink, network): --link=" + linkId + ", hosts=" + figures.hosts().size());
+    }
+
+    private static void checkFits(Host host, Device device, ImportedBandwidth figure, String file) {
+        Long capacity = device.memory() != null && device.memory().capacityBytes() != null
+                ? device.memory().capacityBytes() : host.memoryBytes();
+        if (figure.workingSetBytes() != null && capacity != null && figure.workingSetBytes() > capacity) {
+            throw new BadInputException("imported working set must fit in the device's memory: file=" + file
+                    + ", kernel=" + figure.kernel() + ", workingSetBytes=" + figure.workingSetBytes()
+                    + ", memoryBytes=" + capacity);
+        }
+    }
+
+    private static List<Quality.Flag> flagsFor(Host host, Device device, BandwidthEntry entry, ImportedBandwidth figure) {
+        List<Quality.Flag> flags = new ArrayList<>();
+        if (device.kind() == DeviceKind.CPU && figure.workingSetBytes() != null) {
+            host.lastLevelCache().ifPresent(llc -> {
+                long needed = DRAM_WORKING_SET_FACTOR * llc.totalBytes();
+                if (figure.workingSetBytes() < needed) {
+                    flags.add(new Quality.Flag("working-set-too-small", "working set " + figure.workingSetBytes()
+                            + " bytes is under " + DRAM_WORKING_SET_FACTOR + "x the last-level cache (" + needed
+                            + " bytes): not a DRAM figure", device.id(), entry.id()));
+                }
+            });
+        }
+        if (device.kind() == DeviceKind.CPU && figure.threads() != null
+                && figure.threads() < host.cpu().logicalCpus()) {
+            flags.add(new Quality.Flag("fewer-threads-than-cores", figure.threads() + " threads on "
+                    + host.cpu().logicalCpus() + " logical CPUs", device.id(), entry.id()));
+        }
+        if (figure.streamBytesPerSecond().high() == null) {
+            flags.add(new Quality.Flag("no-spread", "one figure from " + figure.provenance().source()
+                    + ": compare cannot call a difference a change", device.id(), entry.id()));
+        }
+        return flags;
+    }
+
+    private static String unique(Set<String> ids, String base) {
+        String id = base;
+        for (int n = 2; !ids.add(id); n++) {
+            id = base + "-" + n;
+        }
+        return id;
+    }
+
+    static String slug(String text) {
+        String s = Objects.requireNonNull(text).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]+", "-");
+        s = s.replaceAll("^-+|-+$", "");
+        return s.isEmpty() ? "x" : s;
+    }
+}
