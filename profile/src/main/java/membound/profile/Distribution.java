@@ -111,8 +111,8 @@ public record Distribution(
         if (n == 0) {
             throw Checks.bad("histogram.totalCount", "positive", 0);
         }
-        double best = rates.getMaxValue();
-        double worst = Math.max(1, rates.getMinValue());
+        double best = n == 1 ? rates.getValueAtPercentile(50) : rates.getMaxValue();
+        double worst = n == 1 ? best : Math.max(1, rates.getMinValue());
         Double cv = n < 2 ? null : rates.getStdDeviation() / rates.getMean();
         return new Distribution(best, worst, clamp(rates.getMean(), worst, best),
                 clamp(rates.getValueAtPercentile(50), worst, best),
@@ -133,8 +133,9 @@ public record Distribution(
         if (durationNanos.getMinValue() <= 0) {
             throw Checks.bad("durationNanos.min", "positive", durationNanos.getMinValue());
         }
-        double best = rate(unitsPerRun, durationNanos.getMinValue());
-        double worst = rate(unitsPerRun, durationNanos.getMaxValue());
+        // One sample: its bucket's lowest and highest equivalent values differ, the rate does not.
+        double best = rate(unitsPerRun, n == 1 ? durationNanos.getValueAtPercentile(50) : durationNanos.getMinValue());
+        double worst = n == 1 ? best : rate(unitsPerRun, durationNanos.getMaxValue());
         double sum = 0;
         double sumSquares = 0;
         for (HistogramIterationValue v : durationNanos.recordedValues()) {

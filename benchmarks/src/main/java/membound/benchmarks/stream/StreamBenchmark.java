@@ -1,6 +1,5 @@
 package membound.benchmarks.stream;
 
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -86,10 +85,6 @@ public class StreamBenchmark {
                     + Units.formatBytes(workload.footprintBytes()) + " of heap: run through the suite's main "
                     + "(it sizes -Xmx) or pass -jvmArgsAppend -Xmx...", e);
         }
-        System.out.printf(Locale.ROOT, "%n# membound: %s %s, %d threads, %s per array (%s), %d reps per pass, "
-                        + "%s STREAM bytes per pass%n", kernel.label(), workload.elementType().javaName(), teamSize,
-                Units.formatBytes(workload.arrayBytes()), size.label(), workload.repsPerPass(),
-                Units.formatBytes(workload.streamBytesPerPass()));
     }
 
     @Benchmark

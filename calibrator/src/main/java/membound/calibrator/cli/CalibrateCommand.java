@@ -128,7 +128,8 @@ public final class CalibrateCommand implements Callable<Integer> {
                     d.p5() == null ? "" : Units.formatBandwidth(d.p5()) + " - " + Units.formatBandwidth(d.p95()),
                     d.coefficientOfVariation() == null ? 0 : 100 * d.coefficientOfVariation(), ratio));
         }
-        String nominal = profile.nominal().memoryBandwidthOf(cpu.id())
+        String nominal = profile.nominal().memoryBandwidth().stream()
+                .filter(m -> m.deviceIds().contains(cpu.id())).findFirst()
                 .map(m -> m.bytesPerSecond() != null
                         ? Units.formatBandwidth(m.bytesPerSecond()) + " (" + m.provenance().source() + ")"
                         : "unknown: " + m.reason())
@@ -156,9 +157,11 @@ public final class CalibrateCommand implements Callable<Integer> {
         s.append("Java cannot issue non-temporal stores: every store also reads its line (the profile keeps "
                 + "hardware bytes too).\n");
         s.append("profile: ").append(outcome.profileFile()).append('\n');
-        s.append("raw JMH results: ").append(outcome.profileFile().resolveSibling(
-                profile.provenance().rawResultFile() != null ? profile.provenance().rawResultFile() : "")).append('\n');
-        s.append("next: membound show ").append(outcome.profileFile()).append(" | membound predict --profile ")
+        if (profile.provenance().rawResultFile() != null) {
+            s.append("raw JMH results: ").append(outcome.profileFile().resolveSibling(
+                    profile.provenance().rawResultFile())).append('\n');
+        }
+        s.append("next: membound show ").append(outcome.profileFile()).append("\n      membound predict --profile ")
                 .append(outcome.profileFile()).append(" --model llama-3.1-8b\n");
         return s.toString();
     }

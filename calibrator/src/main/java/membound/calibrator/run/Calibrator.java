@@ -18,6 +18,7 @@ import org.openjdk.jmh.runner.options.Options;
 
 import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.suite.SuitePlan;
+import membound.benchmarks.suite.SuiteRequest;
 import membound.benchmarks.suite.SuiteRunner;
 import membound.calibrator.store.ProfileStore;
 import membound.hardware.BadInputException;
@@ -61,6 +62,17 @@ public final class Calibrator {
      * @throws CalibrationFailedException when a benchmark fails (a forked VM dies, a result fails validation)
      */
     public static Outcome run(Request request, PrintWriter progress) {
+        return run(request, progress, request.mode()::requests, request.mode().settings());
+    }
+
+    /**
+     * As {@link #run(Request, PrintWriter)}, with the benchmarks and JMH settings given instead of taken from
+     * the mode (which still names the run in the profile): how tests calibrate with tiny working sets.
+     *
+     * @param requests the benchmarks to run, given the host's logical cpu count
+     */
+    static Outcome run(Request request, PrintWriter progress, java.util.function.IntFunction<List<SuiteRequest>> requests,
+            Options settings) {
         Instant started = Instant.now();
         Catalog catalog = Catalog.builtIn();
         Host host = HostDetector.detect();
@@ -71,8 +83,7 @@ public final class Calibrator {
         ProfileBuilder.NominalBandwidth nominal = nominal(request, platform, host);
         CacheSizes caches = CacheSizes.of(host);
 
-        Options settings = request.mode().settings();
-        SuitePlan plan = SuitePlan.of(request.mode().requests(host.logicalCpus()), settings, host,
+        SuitePlan plan = SuitePlan.of(requests.apply(host.logicalCpus()), settings, host,
                 request.store().directory().resolve("unused.jmh.json"));
         progress.println("membound calibrate --" + request.mode().label() + " on " + host.hostname() + " ("
                 + host.cpu().modelName() + ", " + host.logicalCpus() + " cpus, caches from " + caches.source()
@@ -93,7 +104,8 @@ public final class Calibrator {
         Profile profile = new ProfileBuilder(host, caches, platform, nominal, request.mode(), request.commandLine(),
                 started, request.memboundVersion()).build(results);
         Path file = request.store().save(profile, rawJson(results));
-        return new Outcome(file, profile, Duration.between(started, Instant.now()));
+        // The stored profile names its raw result file: return exactly what was written.
+        return new Outcome(file, membound.profile.ProfileJson.read(file), Duration.between(started, Instant.now()));
     }
 
     private static ProfileBuilder.NominalBandwidth nominal(Request request, Optional<PlatformSpec> platform, Host host) {

@@ -2,8 +2,6 @@ package membound.calibrator.run;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,10 +19,8 @@ import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
 import membound.hardware.catalog.DeviceSpec;
-import membound.hardware.catalog.Figure;
 import membound.hardware.catalog.PlatformSpec;
 import membound.hardware.host.Host;
-import membound.hardware.units.Units;
 import membound.profile.Access;
 import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
@@ -268,8 +264,7 @@ final class ProfileBuilder {
                 if (devices.stream().noneMatch(d -> d.id().equals(id))) {
                     continue;
                 }
-                Map<membound.hardware.catalog.Precision, Figure> dense = new EnumMap<>(device.densePeakFlopsPerSecond());
-                dense.forEach((precision, figure) -> computes.add(Nominal.Compute.known(id,
+                device.densePeakFlopsPerSecond().forEach((precision, figure) -> computes.add(Nominal.Compute.known(id,
                         Precision.of(precision.name().toLowerCase(Locale.ROOT)), false, figure.value(),
                         Provenance.datasheet(figure.source()))));
                 device.sparsePeakFlopsPerSecond().forEach((precision, figure) -> computes.add(Nominal.Compute.known(id,
@@ -308,14 +303,5 @@ final class ProfileBuilder {
         return quality.with(new Quality.Flag("noisy", String.format(Locale.ROOT,
                 "pass times vary by %.1f%% (std/mean), above the %.0f%% threshold: rerun on a quieter machine",
                 100 * coefficientOfVariation, 100 * NOISY_COEFFICIENT_OF_VARIATION), CPU, id));
-    }
-
-    /** {@code 231.9 GB/s} for messages. */
-    static String rate(double bytesPerSecond) {
-        return Units.formatBandwidth(bytesPerSecond);
-    }
-
-    static Comparator<BandwidthEntry> byLevelThenKernel() {
-        return Comparator.comparing(BandwidthEntry::level).thenComparing(BandwidthEntry::kernel);
     }
 }

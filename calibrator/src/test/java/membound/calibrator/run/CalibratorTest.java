@@ -1,0 +1,104 @@
+package membound.calibrator.run;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import membound.benchmarks.suite.SuiteBenchmark;
+import membound.benchmarks.suite.SuiteRequest;
+import membound.calibrator.store.ProfileStore;
+import membound.profile.Access;
+import membound.profile.Device;
+import membound.profile.MemoryLevel;
+import membound.profile.Profile;
+import membound.profile.ProfileJson;
+
+/**
+ * A real calibration, in-process and with tiny working sets: the path from JMH results to a stored profile,
+ * not a measurement.
+ */
+class CalibratorTest {
+
+    @TempDir
+    Path profiles;
+
+    private Calibrator.Outcome calibrate(Optional<String> platform, Optional<String> nominal, StringWriter progress) {
+        Calibrator.Request request = new Calibrator.Request(CalibrationMode.QUICK, platform, nominal,
+                new ProfileStore(profiles), "membound calibrate --quick (test)", "test");
+        return Calibrator.run(request, new PrintWriter(progress, true), cpus -> List.of(
+                SuiteRequest.of(SuiteBenchmark.STREAM).with("kernel", "TRIAD", "COPY", "SUM")
+                        .with("workingSet", "256KiB", "L1").with("threads", "1", "2")
+                        .with("elementType", "double").with("implementation", "vector"),
+                SuiteRequest.of(SuiteBenchmark.LATENCY).with("workingSet", "16KiB"),
+                SuiteRequest.of(SuiteBenchmark.FMA).with("elementType", "double", "float").with("threads", "1"),
+                SuiteRequest.of(SuiteBenchmark.GEMM).with("elementType", "float").with("n", "64").with("threads", "2")),
+                new OptionsBuilder().forks(0).warmupIterations(0).measurementIterations(1)
+                        .measurementTime(TimeValue.milliseconds(20)).shouldFailOnError(true).build());
+    }
+
+    @Test
+    void shouldStoreAProfileWithDistributionsCeilingsAndTheRawJmhResultsBesideIt() throws Exception {
+        StringWriter progress = new StringWriter();
+        Calibrator.Outcome outcome = calibrate(Optional.empty(), Optional.of("273GB/s"), progress);
+
+        Profile profile = outcome.profile();
+        assertEquals(profile, ProfileJson.read(outcome.profileFile()), "what was returned is what was written");
+        assertNotNull(profile.provenance().rawResultFile());
+        Path raw = outcome.profileFile().resolveSibling(profile.provenance().rawResultFile());
+        assertTrue(Files.readString(raw).contains("StreamBenchmark.pass"));
+
+        Device cpu = profile.device("cpu").orElseThrow();
+        assertEquals(3 * 2 * 2, cpu.bandwidth().size());
+        assertTrue(cpu.bandwidth().stream().allMatch(b -> b.streamBytesPerSecond().median() != null
+                && b.hardwareBytesPerSecond() != null && b.provenance().settings().containsKey("param.kernel")));
+        Set<String> ceilings = cpu.levels().stream().map(c -> c.level() + "/" + c.access()).collect(Collectors.toSet());
+        assertTrue(ceilings.contains(MemoryLevel.L1 + "/" + Access.TRIAD), ceilings::toString);
+        assertTrue(cpu.threadScaling().isEmpty(), "only Triad at DRAM makes a scaling curve");
+        assertEquals(1, cpu.latency().size());
+        assertEquals(3, cpu.compute().size());
+        assertEquals(273e9, profile.nominal().memoryBandwidthOf("cpu").orElseThrow().bytesPerSecond());
+        assertEquals("user", profile.nominal().memoryBandwidthOf("cpu").orElseThrow().provenance().kind().jsonName());
+        assertTrue(progress.toString().contains("[1/"), progress::toString);
+        assertArrayEquals(Files.readAllBytes(outcome.profileFile()), ProfileJson.toBytes(ProfileJson.read(outcome.profileFile())),
+                "the stored profile survives read and write byte for byte");
+    }
+
+    @Test
+    void shouldRecordTheDgxSparksUnifiedMemoryAndDatasheetWhenThePlatformIsGiven() {
+        Calibrator.Outcome outcome = calibrate(Optional.of("dgx-spark"), Optional.empty(), new StringWriter());
+
+        Profile profile = outcome.profile();
+        assertEquals("dgx-spark", profile.nominal().platformId());
+        assertEquals(273e9, profile.nominal().memoryBandwidthOf("cpu").orElseThrow().bytesPerSecond());
+        Device gpu = profile.device("gpu").orElseThrow();
+        assertEquals(List.of("cpu"), gpu.unifiedMemoryWith());
+        assertEquals(List.of("gpu"), profile.device("cpu").orElseThrow().unifiedMemoryWith());
+        assertFalse(profile.nominal().compute().isEmpty(), "the GB10's datasheet compute figures are kept");
+    }
+
+    @Test
+    void shouldPlanTheModesWithinTheirDocumentedContent() {
+        assertEquals(List.of("1"), CalibrationMode.scalingThreads(2));
+        assertEquals(List.of("1", "2", "4", "8", "16"), CalibrationMode.scalingThreads(20));
+        assertEquals(3, CalibrationMode.QUICK.requests(2).size());
+        assertTrue(CalibrationMode.STANDARD.requests(20).stream()
+                .anyMatch(r -> r.benchmark() == SuiteBenchmark.LATENCY));
+        assertEquals("quick", CalibrationMode.QUICK.recordedSettings().get("mode"));
+    }
+}
