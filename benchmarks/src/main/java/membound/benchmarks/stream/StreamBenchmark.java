@@ -37,8 +37,9 @@ import membound.hardware.units.Units;
  * non-temporal stores and every store first reads its line.
  *
  * <p><b>Pitfalls guarded against.</b> Arrays are allocated and first touched by the thread that streams
- * them; every answer is checked against STREAM's closed form after each iteration (a wrong answer fails the
- * run); cache-sized passes are repeated so the start/stop cost of the team stays under ~1%; the working set
+ * them; every answer is checked against STREAM's closed form (reductions after every pass, arrays after the
+ * last: written-only arrays start as NaN and Nstream accumulates, so a wrong or missing pass shows; a wrong
+ * answer fails the run); cache-sized passes are repeated so the start/stop cost of the team stays under ~1%; the working set
  * is derived from the detected caches, never hard-coded.
  *
  * <p>HOW TO RUN: {@code mvn -pl benchmarks jmh:run -Djmh.include=Triad -Djmh.threads=1,2}, or
@@ -92,15 +93,14 @@ public class StreamBenchmark {
         run.pass();
     }
 
-    @TearDown(Level.Iteration)
-    public void check() {
-        run.check();
-    }
-
     @TearDown(Level.Trial)
     public void tearDown() {
         if (run != null) {
-            run.close();
+            try {
+                run.check();
+            } finally {
+                run.close();
+            }
         }
     }
 }

@@ -7,9 +7,9 @@ import membound.benchmarks.team.ThreadTeam;
  * passes start together, and every result is checked against {@link StreamValues}' closed form.
  *
  * <p>Checking: a Dot or Sum pass is checked as it ends (its result is one number per thread). Kernels that
- * write arrays are checked element by element by {@link #check()}, which the benchmarks call after every
- * measurement iteration, outside the timed region; because written-only arrays start as NaN, an element a
- * pass skipped cannot pass the check. A wrong answer throws {@link StreamValidationException}: it is an
+ * write arrays are checked element by element by {@link #check()}, which the benchmark calls once all passes
+ * have run, outside the timed region: written-only arrays start as NaN, so an element no pass wrote cannot
+ * pass, and Nstream adds to its array every pass, so one pass too few or too many cannot either. A wrong answer throws {@link StreamValidationException}: it is an
  * error, never a figure.
  */
 public final class StreamRun implements AutoCloseable {
