@@ -66,14 +66,35 @@ public final class SuitePlan {
     /** Arrays may take at most this share of physical memory: beyond it the run would page or be killed. */
     static final double MAX_MEMORY_SHARE = 0.8;
 
+    /**
+     * Where the kernel offers transparent huge pages ({@code always} or {@code madvise}), the forks ask for
+     * them: streaming GiB-sized arrays through 4 KiB pages spends time on TLB misses and page faults that
+     * are the page size's cost, not the memory's (on the development VM a DRAM Triad trial took 19 s with
+     * them and 46 s without). {@code -Dmembound.hugePages=false} turns this off.
+     */
+    public static final String HUGE_PAGES_OPTION = "-XX:+UseTransparentHugePages";
+
     private final List<Step> steps;
     private final Path resultFile;
     private final String description;
+    private final boolean transparentHugePages;
 
-    private SuitePlan(List<Step> steps, Path resultFile, String description) {
+    private SuitePlan(List<Step> steps, Path resultFile, String description, boolean transparentHugePages) {
         this.steps = List.copyOf(steps);
         this.resultFile = resultFile;
         this.description = description;
+        this.transparentHugePages = transparentHugePages;
+    }
+
+    /** True if the forks run with transparent huge pages. */
+    public boolean transparentHugePages() {
+        return transparentHugePages;
+    }
+
+    /** True if the host's kernel gives huge pages to a JVM that asks ({@code always} or {@code madvise}). */
+    public static boolean usesHugePages(Host host) {
+        String mode = host.transparentHugePages();
+        return mode.equals("always") || mode.equals("madvise");
     }
 
     /** One JMH run: one benchmark at one team size, its options with every parameter explicit. */
@@ -137,7 +158,8 @@ public final class SuitePlan {
     public static SuitePlan of(CommandLineOptions command, Host host, Properties properties) {
         Path resultFile = command.getResult().hasValue() ? Path.of(command.getResult().get())
                 : defaultResultFile(host, properties);
-        return of(requests(command), command, host, resultFile);
+        return of(requests(command), command, host, resultFile,
+                Boolean.parseBoolean(properties.getProperty("membound.hugePages", "true")));
     }
 
     /** The benchmarks a command line selects: by include pattern or kernel name, with its {@code -p} values. */
@@ -183,6 +205,16 @@ public final class SuitePlan {
      * @throws BadInputException for a value that means nothing or a working set that does not fit in memory
      */
     public static SuitePlan of(List<SuiteRequest> requests, Options settings, Host host, Path resultFile) {
+        return of(requests, settings, host, resultFile, true);
+    }
+
+    /**
+     * As {@link #of(List, Options, Host, Path)}; {@code hugePages} asks for transparent huge pages on the
+     * forks' heap where the kernel offers them ({@link #usesHugePages}).
+     */
+    public static SuitePlan of(List<SuiteRequest> requests, Options settings, Host host, Path resultFile,
+            boolean hugePages) {
+        boolean transparentHugePages = hugePages && usesHugePages(host);
         Supplier<CacheSizes> caches = memoized(() -> CacheSizes.of(host));
         List<Step> steps = new ArrayList<>();
         StringBuilder text = new StringBuilder("membound suite on ").append(host.hostname()).append(" (")
@@ -208,7 +240,8 @@ public final class SuitePlan {
                             + Units.formatBytes(host.memoryBytes()) + ": workingSet="
                             + String.join(",", request.values("workingSet")));
                 }
-                steps.add(new Step(benchmark, threads, sizes, options(request, settings, threads, sizes, heapBytes)));
+                steps.add(new Step(benchmark, threads, sizes,
+                        options(request, settings, threads, sizes, heapBytes, transparentHugePages)));
                 text.append("  ").append(benchmark.simpleName());
                 if (!kernels.isEmpty()) {
                     text.append(' ').append(String.join(",", kernels));
@@ -224,8 +257,10 @@ public final class SuitePlan {
                 text.append(", fork heap ").append(heapBytes >> 20).append(" MiB\n");
             }
         }
-        text.append("  caches from ").append(cachesSource(caches));
-        return new SuitePlan(steps, resultFile, text.toString());
+        text.append("  caches from ").append(cachesSource(caches)).append("; pages: ").append(transparentHugePages
+                ? "transparent huge pages (-XX:+UseTransparentHugePages)" : "the kernel's default (THP "
+                        + host.transparentHugePages() + ")");
+        return new SuitePlan(steps, resultFile, text.toString(), transparentHugePages);
     }
 
     private static List<WorkingSet> workingSets(SuiteRequest request, int threads, Supplier<CacheSizes> caches) {
@@ -271,8 +306,11 @@ public final class SuitePlan {
     }
 
     private static Options options(SuiteRequest request, Options settings, int threads, List<WorkingSet> sizes,
-            long heapBytes) {
+            long heapBytes, boolean transparentHugePages) {
         List<String> jvmArgs = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector", "-Xmx" + (heapBytes >> 20) + "m"));
+        if (transparentHugePages) {
+            jvmArgs.add(HUGE_PAGES_OPTION);
+        }
         if (settings.getJvmArgsAppend().hasValue()) {
             jvmArgs.addAll(settings.getJvmArgsAppend().get());
         }

@@ -67,6 +67,11 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "nominal memory bandwidth to compare against, e.g. 273GB/s (overrides the catalog)")
     String nominalBandwidth;
 
+    @Option(names = "--huge-pages", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "ask for transparent huge pages on the benchmarks' heap where the kernel offers them "
+                    + "(default: yes; --no-huge-pages measures with the kernel's default pages)")
+    boolean hugePages = true;
+
     @Option(names = "--profiles-dir", paramLabel = "DIR",
             description = "where the profile is written (default: results/profiles of the repository)")
     Path profilesDir;
@@ -81,7 +86,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Calibrator.Request request = new Calibrator.Request(chosen, Optional.ofNullable(platform),
-                Optional.ofNullable(nominalBandwidth), CommandSupport.store(profilesDir),
+                Optional.ofNullable(nominalBandwidth), hugePages, CommandSupport.store(profilesDir),
                 CommandSupport.commandLine(spec), CommandSupport.version());
         Calibrator.Outcome outcome;
         try {

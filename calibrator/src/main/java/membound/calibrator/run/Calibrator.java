@@ -45,7 +45,7 @@ public final class Calibrator {
      * @param nominalBandwidth a nominal memory bandwidth such as {@code 273GB/s}, if given
      */
     public record Request(CalibrationMode mode, Optional<String> platform, Optional<String> nominalBandwidth,
-            ProfileStore store, String commandLine, String memboundVersion) {
+            boolean hugePages, ProfileStore store, String commandLine, String memboundVersion) {
     }
 
     /** What a calibration produced. */
@@ -84,7 +84,9 @@ public final class Calibrator {
         CacheSizes caches = CacheSizes.of(host);
 
         SuitePlan plan = SuitePlan.of(requests.apply(host.logicalCpus()), settings, host,
-                request.store().directory().resolve("unused.jmh.json"));
+                request.store().directory().resolve("unused.jmh.json"), request.hugePages());
+        java.util.Map<String, String> recorded = new java.util.TreeMap<>(request.mode().recordedSettings());
+        recorded.put("jvm.transparentHugePages", Boolean.toString(plan.transparentHugePages()));
         progress.println("membound calibrate --" + request.mode().label() + " on " + host.hostname() + " ("
                 + host.cpu().modelName() + ", " + host.logicalCpus() + " cpus, caches from " + caches.source()
                 + "): " + trials(plan) + " measurements");
@@ -101,7 +103,7 @@ public final class Calibrator {
             throw new CalibrationFailedException("only " + results.size() + " of " + trials(plan)
                     + " measurements completed", format.jmhTail());
         }
-        Profile profile = new ProfileBuilder(host, caches, platform, nominal, request.mode(), request.commandLine(),
+        Profile profile = new ProfileBuilder(host, caches, platform, nominal, recorded, request.commandLine(),
                 started, request.memboundVersion()).build(results);
         Path file = request.store().save(profile, rawJson(results));
         // The stored profile names its raw result file: return exactly what was written.

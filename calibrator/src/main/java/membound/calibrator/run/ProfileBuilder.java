@@ -56,7 +56,7 @@ final class ProfileBuilder {
     private final CacheSizes caches;
     private final Optional<PlatformSpec> platform;
     private final NominalBandwidth nominal;
-    private final CalibrationMode mode;
+    private final Map<String, String> runSettings;
     private final String commandLine;
     private final Instant created;
     private final String memboundVersion;
@@ -66,12 +66,12 @@ final class ProfileBuilder {
     }
 
     ProfileBuilder(Host host, CacheSizes caches, Optional<PlatformSpec> platform, NominalBandwidth nominal,
-            CalibrationMode mode, String commandLine, Instant created, String memboundVersion) {
+            Map<String, String> runSettings, String commandLine, Instant created, String memboundVersion) {
         this.host = host;
         this.caches = caches;
         this.platform = platform;
         this.nominal = nominal;
-        this.mode = mode;
+        this.runSettings = new TreeMap<>(runSettings);
         this.commandLine = commandLine;
         this.created = created;
         this.memboundVersion = memboundVersion;
@@ -119,7 +119,7 @@ final class ProfileBuilder {
 
         Nominal nominalFigures = nominal(devices);
         RunProvenance provenance = RunProvenance.of(memboundVersion, org.openjdk.jmh.util.Version.getPlainVersion(),
-                mode.recordedSettings(), commandLine, created, null);
+                runSettings, commandLine, created, null);
         return new Profile(HostMapping.toProfile(host), nominalFigures, devices, List.of(),
                 Efficiency.derive(devices, nominalFigures), quality, provenance);
     }
@@ -289,7 +289,7 @@ final class ProfileBuilder {
     }
 
     private Map<String, String> settings(RunResult result) {
-        Map<String, String> settings = new TreeMap<>(mode.recordedSettings());
+        Map<String, String> settings = new TreeMap<>(runSettings);
         for (String key : result.getParams().getParamsKeys()) {
             settings.put("param." + key, result.getParams().getParam(key));
         }

@@ -39,7 +39,7 @@ class CalibratorTest {
     Path profiles;
 
     private Calibrator.Outcome calibrate(Optional<String> platform, Optional<String> nominal, StringWriter progress) {
-        Calibrator.Request request = new Calibrator.Request(CalibrationMode.QUICK, platform, nominal,
+        Calibrator.Request request = new Calibrator.Request(CalibrationMode.QUICK, platform, nominal, true,
                 new ProfileStore(profiles), "membound calibrate --quick (test)", "test");
         return Calibrator.run(request, new PrintWriter(progress, true), cpus -> List.of(
                 SuiteRequest.of(SuiteBenchmark.STREAM).with("kernel", "TRIAD", "COPY", "SUM")
