@@ -6,6 +6,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
+import membound.hardware.text.EditDistance;
+
 /** Close-match suggestions and name lists for one-line error messages. */
 public final class Names {
 
@@ -40,7 +42,7 @@ public final class Names {
         List<Integer> distances = new ArrayList<>();
         for (String name : known) {
             String candidate = normalize(name);
-            int distance = distance(wanted, candidate);
+            int distance = EditDistance.between(wanted, candidate);
             boolean contains = !wanted.isEmpty() && (candidate.contains(wanted) || wanted.contains(candidate));
             if (contains || distance <= Math.max(1, Math.max(wanted.length(), candidate.length()) / 3)) {
                 matches.add(name);
@@ -61,25 +63,5 @@ public final class Names {
 
     private static String normalize(String name) {
         return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]", "");
-    }
-
-    /** Levenshtein distance. */
-    static int distance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j] + 1, current[j - 1] + 1));
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
     }
 }

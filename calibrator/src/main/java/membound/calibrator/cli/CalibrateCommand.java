@@ -50,9 +50,13 @@ public final class CalibrateCommand implements Callable<Integer> {
         boolean standard;
         @Option(names = "--full", description = "standard plus sweeps, float and scalar twins")
         boolean full;
+        @Option(names = "--smoke", description = "seconds: every benchmark at tiny sizes, to check the machinery "
+                + "(CI, a new cluster); its figures are not the machine's ceilings")
+        boolean smoke;
 
         CalibrationMode mode() {
-            return quick ? CalibrationMode.QUICK : full ? CalibrationMode.FULL : CalibrationMode.STANDARD;
+            return quick ? CalibrationMode.QUICK : full ? CalibrationMode.FULL : smoke ? CalibrationMode.SMOKE
+                    : CalibrationMode.STANDARD;
         }
     }
 

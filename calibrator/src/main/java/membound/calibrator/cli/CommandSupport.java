@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import membound.calibrator.store.ProfileStore;
+import membound.hardware.text.EditDistance;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
 import picocli.CommandLine;
@@ -39,33 +40,13 @@ final class CommandSupport {
         List<T> matching = rows.stream().filter(r -> key.apply(r).startsWith(prefix)).toList();
         if (matching.isEmpty()) {
             List<String> close = rows.stream().map(key).sorted(java.util.Comparator.comparingInt(
-                    (String k) -> distance(k.length() > prefix.length() ? k.substring(0, prefix.length()) : k,
+                    (String k) -> EditDistance.between(k.length() > prefix.length() ? k.substring(0, prefix.length()) : k,
                             prefix))).limit(3).toList();
             throw new membound.hardware.BadInputException("--figure must be a figure of the profiles or the start of "
                     + "one: --figure=" + prefix + (close.isEmpty() ? "" : " (closest: " + String.join(", ", close)
                     + ")"));
         }
         return matching;
-    }
-
-    /** Levenshtein distance, for suggesting the figure that was meant. */
-    static int distance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
-            }
-            int[] t = previous;
-            previous = current;
-            current = t;
-        }
-        return previous[b.length()];
     }
 
     static String version() {

@@ -28,9 +28,13 @@ import membound.benchmarks.suite.SuiteRequest;
  *   <li><b>full</b>: standard, plus float kernels, the bandwidth-against-working-set sweep of Triad and
  *       Copy, the latency sweep and the scalar twins at DRAM; 3 warm-up and 10 measured iterations, two
  *       forks.</li>
+ *   <li><b>smoke</b> (seconds): every benchmark once at tiny sizes (64 MiB arrays, L1, n=128), one 200 ms
+ *       iteration without warm-up. It proves the machinery works end to end (CI, a new cluster); its
+ *       figures are not the machine's ceilings, and the profile says so in a quality flag.</li>
  * </ul>
  */
 public enum CalibrationMode {
+    SMOKE(0, 1, 1),
     QUICK(1, 3, 1),
     STANDARD(2, 5, 1),
     FULL(3, 10, 2);
@@ -56,6 +60,13 @@ public enum CalibrationMode {
         SuiteRequest stream = SuiteRequest.of(SuiteBenchmark.STREAM).with("elementType", "double")
                 .with("implementation", "vector").with("threads", all);
         switch (this) {
+            case SMOKE -> {
+                requests.add(stream.with("kernel", "TRIAD", "COPY", "SUM").with("workingSet", "64MiB", "L1"));
+                requests.add(SuiteRequest.of(SuiteBenchmark.LATENCY).with("workingSet", "64KiB"));
+                requests.add(SuiteRequest.of(SuiteBenchmark.FMA).with("elementType", "double", "float").with("threads", all));
+                requests.add(SuiteRequest.of(SuiteBenchmark.GEMM).with("elementType", "float").with("n", "128")
+                        .with("threads", all));
+            }
             case QUICK -> {
                 requests.add(stream.with("kernel", "TRIAD", "COPY", "SUM").with("workingSet", "DRAM"));
                 requests.add(stream.with("kernel", "TRIAD").with("workingSet", "L1", "L2"));
@@ -97,13 +108,22 @@ public enum CalibrationMode {
         return threads;
     }
 
+    /** True for a run whose figures are not the machine's ceilings. */
+    public boolean isSmoke() {
+        return this == SMOKE;
+    }
+
+    private TimeValue iterationTime() {
+        return this == SMOKE ? TimeValue.milliseconds(200) : TimeValue.seconds(1);
+    }
+
     /** JMH settings of this mode. */
     public Options settings() {
         return new OptionsBuilder()
                 .warmupIterations(warmupIterations)
-                .warmupTime(TimeValue.seconds(1))
+                .warmupTime(iterationTime())
                 .measurementIterations(measurementIterations)
-                .measurementTime(TimeValue.seconds(1))
+                .measurementTime(iterationTime())
                 .forks(forks)
                 .timeout(new TimeValue(10, TimeUnit.MINUTES))
                 .shouldFailOnError(true)
@@ -116,9 +136,9 @@ public enum CalibrationMode {
         settings.put("mode", label());
         settings.put("jmh.forks", Integer.toString(forks));
         settings.put("jmh.warmupIterations", Integer.toString(warmupIterations));
-        settings.put("jmh.warmupTime", "1 s");
+        settings.put("jmh.warmupTime", iterationTime().toString());
         settings.put("jmh.measurementIterations", Integer.toString(measurementIterations));
-        settings.put("jmh.measurementTime", "1 s");
+        settings.put("jmh.measurementTime", iterationTime().toString());
         settings.put("jmh.mode", "SampleTime");
         return settings;
     }

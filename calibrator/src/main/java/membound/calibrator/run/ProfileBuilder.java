@@ -102,6 +102,10 @@ final class ProfileBuilder {
             quality = quality.with(new Quality.Flag("fewer-threads-than-cores", "the largest team had " + mostThreads
                     + " threads but this host has " + host.logicalCpus() + " logical cpus", CPU, null));
         }
+        if ("smoke".equals(runSettings.get("mode"))) {
+            quality = quality.with(new Quality.Flag("smoke-run", "a smoke run (tiny working sets, one short iteration) "
+                    + "checks that calibration works; its figures are not this machine's ceilings", CPU, null));
+        }
         for (String warning : host.warnings()) {
             quality = quality.with(new Quality.Flag("host-warning", warning, CPU, null));
         }

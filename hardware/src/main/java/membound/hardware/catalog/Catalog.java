@@ -13,6 +13,7 @@ import java.util.Set;
 import membound.hardware.BadInputException;
 import membound.hardware.host.Host;
 import membound.hardware.host.PlatformMatch;
+import membound.hardware.text.EditDistance;
 
 /**
  * The datasheet catalog: known platforms, looked up by id or alias, and matched to a detected host.
@@ -109,7 +110,7 @@ public final class Catalog {
         for (PlatformSpec p : platforms) {
             for (String name : names(p)) {
                 String n = normalize(name);
-                int distance = n.contains(q) || q.contains(n) ? 1 : editDistance(q, n);
+                int distance = n.contains(q) || q.contains(n) ? 1 : EditDistance.between(q, n);
                 if (distance <= limit) {
                     best.merge(p.id(), distance, Math::min);
                 }
@@ -129,25 +130,5 @@ public final class Catalog {
 
     static String normalize(String name) {
         return name.trim().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9+]+", "-").replaceAll("^-|-$", "");
-    }
-
-    /** Levenshtein distance, as JMH and picocli suggest options: insertions, deletions, substitutions. */
-    static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitute = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitute, Math.min(previous[j] + 1, current[j - 1] + 1));
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
     }
 }
