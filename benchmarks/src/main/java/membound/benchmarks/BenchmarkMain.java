@@ -107,7 +107,8 @@ public final class BenchmarkMain {
             out.println(plan.describe());
             if (Boolean.parseBoolean(properties.getProperty("membound.dryRun", "false"))) {
                 for (SuitePlan.Step step : plan.steps()) {
-                    out.println("step " + step.benchmark().simpleName() + " threads=" + step.threads()
+                    out.println("step " + step.benchmark().simpleName() + " placement=" + step.placement().name()
+                            + " threads=" + step.threads()
                             + " workingSet=" + String.join(",", step.workingSets().stream()
                                     .map(membound.benchmarks.sizing.WorkingSet::parameter).toList()));
                 }

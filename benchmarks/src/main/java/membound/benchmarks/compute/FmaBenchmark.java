@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.team.ThreadTeam;
 
@@ -60,7 +61,7 @@ public class FmaBenchmark {
         for (int k = 0; k < expected.length; k++) {
             expected[k] = doubles ? FmaPeak.expectedDouble(k, STEPS_PER_PASS) : FmaPeak.expectedFloat(k, STEPS_PER_PASS);
         }
-        team = new ThreadTeam<>(Threads.resolve(threads), thread -> new double[FmaPeak.ACCUMULATORS], out -> {
+        team = new ThreadTeam<>(Threads.resolve(threads), CpuBinding.ofFork(), thread -> new double[FmaPeak.ACCUMULATORS], out -> {
             if (doubles) {
                 FmaPeak.runDouble(STEPS_PER_PASS, out);
             } else {

@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.team.ThreadTeam;
 
@@ -89,7 +90,7 @@ public class GemmBenchmark {
         double[] bDouble = doubles ? Gemm.fillB(n, new double[n * n]) : null;
         float[] bFloat = doubles ? null : Gemm.fillB(n, new float[n * n]);
         int order = n;
-        team = new ThreadTeam<>(teamSize, thread -> {
+        team = new ThreadTeam<>(teamSize, CpuBinding.ofFork(), thread -> {
             int from = rowStart(order, teamSize, thread);
             return new Slice(doubles, order, from, rowStart(order, teamSize, thread + 1) - from);
         }, slice -> {

@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.WorkingSet;
 
@@ -57,6 +58,8 @@ public class LatencyBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
+        // One thread chases: where the fork is pinned, it is bound to its placement's first cpu.
+        CpuBinding.ofFork().bind(0);
         WorkingSet size = WorkingSet.resolveSingle(workingSet, CacheSizes::detect);
         chase = PointerChase.build(size.arrayBytes(), 0x5EED);
         position = chase.start();

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 
+import membound.benchmarks.placement.Placement;
 import membound.hardware.units.Units;
 
 /**
@@ -31,7 +32,9 @@ public final class ResultTable {
         String header = String.format(Locale.ROOT, "%-8s %-6s %-6s %7s  %-20s %-24s %-24s %6s  %s",
                 "kernel", "type", "impl", "threads", "working set (array)", "STREAM GB/s", "hardware GB/s",
                 "CV", "hardware/nominal");
-        out.println(header);
+        // Only runs that chose a placement (core types, clusters) need the column.
+        boolean placed = results.stream().anyMatch(r -> !r.placement().equals(Placement.ALL));
+        out.println(placed ? header + "  placement" : header);
         for (StreamResult result : results) {
             Rate stream = result.streamBytesPerSecond();
             Rate hardware = result.hardwareBytesPerSecond();
@@ -43,7 +46,8 @@ public final class ResultTable {
                     result.workingSetLabel() + " " + Units.formatBytes(result.workload().arrayBytes()),
                     spread(stream), spread(hardware) + String.format(Locale.ROOT, " best %.1f", hardware.best() / 1e9),
                     100 * hardware.coefficientOfVariation(),
-                    nominal.ratio(hardware.median()).map(r -> String.format(Locale.ROOT, "%.2f", r)).orElse("unknown")));
+                    nominal.ratio(hardware.median()).map(r -> String.format(Locale.ROOT, "%.2f", r)).orElse("unknown"))
+                    + (placed ? "  " + result.placement() : ""));
         }
         out.println();
         out.println("nominal memory bandwidth: " + nominal.bytesPerSecond().map(Units::formatBandwidth).orElse("unknown")

@@ -3,6 +3,8 @@ package membound.benchmarks.results;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.RunResult;
 
+import membound.benchmarks.placement.CpuBinding;
+import membound.benchmarks.placement.Placement;
 import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.sizing.WorkingSet;
@@ -17,7 +19,7 @@ import membound.benchmarks.stream.StreamWorkload;
  * bytes per second under both conventions over the distribution of pass times.
  */
 public record StreamResult(StreamWorkload workload, String workingSetLabel, Implementation implementation,
-        PassTimes passTimes) {
+        PassTimes passTimes, String placement) {
 
     /** True if {@code result} came from {@link StreamBenchmark}. */
     public static boolean isStream(RunResult result) {
@@ -32,7 +34,18 @@ public record StreamResult(StreamWorkload workload, String workingSetLabel, Impl
         StreamWorkload workload = StreamWorkload.of(StreamKernel.of(params.getParam("kernel")),
                 ElementType.of(params.getParam("elementType")), workingSet.arrayBytes(), threads);
         return new StreamResult(workload, workingSet.label(), Implementation.of(params.getParam("implementation")),
-                PassTimes.of(result.getPrimaryResult()));
+                PassTimes.of(result.getPrimaryResult()), placementOf(params));
+    }
+
+    /** Where a result ran, from the fork's {@code -Dmembound.placement}: {@code all} for results made without one. */
+    public static String placementOf(BenchmarkParams params) {
+        String placement = CpuBinding.jvmArgument(params.getJvmArgs(), CpuBinding.PLACEMENT_PROPERTY);
+        return placement == null ? Placement.ALL : placement;
+    }
+
+    /** True if the fork's team threads were each bound to one cpu. */
+    public static boolean pinned(BenchmarkParams params) {
+        return Boolean.parseBoolean(CpuBinding.jvmArgument(params.getJvmArgs(), CpuBinding.PIN_PROPERTY));
     }
 
     /** Bytes per second counting only what the code reads and writes (STREAM's convention). */

@@ -57,6 +57,24 @@ public record CacheSizes(Map<Integer, Long> perCoreBytes, long lastLevelTotalByt
         return new CacheSizes(perCore, lastLevel, sources);
     }
 
+    /**
+     * The caches as seen from {@code cpus} (one core type, one cluster): each level's share of one of those
+     * cpus, the smallest among them. The last-level total stays the whole machine's: STREAM's DRAM rule is
+     * about what no cache of the machine can hold, whichever cores stream.
+     *
+     * @throws BadInputException as {@link #of(Host)}
+     */
+    public static CacheSizes of(Host host, java.util.Collection<Integer> cpus) {
+        CacheSizes whole = of(host);
+        // Levels whose instances name no cpus (getconf, cpuinfo) keep the whole machine's share.
+        Map<Integer, Long> perCore = new TreeMap<>(whole.perCoreBytes());
+        for (int level : host.dataCacheLevels()) {
+            cpus.stream().map(cpu -> host.cacheBytesPerCore(level, cpu)).filter(OptionalLong::isPresent)
+                    .mapToLong(OptionalLong::getAsLong).min().ifPresent(bytes -> perCore.put(level, bytes));
+        }
+        return new CacheSizes(perCore, whole.lastLevelTotalBytes(), whole.source());
+    }
+
     /** One core's share of cache level {@code level}, if the host has that level. */
     public OptionalLong perCore(int level) {
         Long bytes = perCoreBytes.get(level);

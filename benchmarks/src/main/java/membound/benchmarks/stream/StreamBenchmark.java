@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.sizing.WorkingSet;
@@ -80,7 +81,7 @@ public class StreamBenchmark {
         WorkingSet size = WorkingSet.resolve(workingSet, teamSize, CacheSizes::detect);
         StreamWorkload workload = StreamWorkload.of(kernel, ElementType.of(elementType), size.arrayBytes(), teamSize);
         try {
-            run = StreamRun.start(workload, Implementation.of(implementation));
+            run = StreamRun.start(workload, Implementation.of(implementation), CpuBinding.ofFork());
         } catch (OutOfMemoryError e) {
             throw new IllegalStateException("working set " + size.parameter() + " needs about "
                     + Units.formatBytes(workload.footprintBytes()) + " of heap: run through the suite's main "

@@ -1,5 +1,6 @@
 package membound.benchmarks.stream;
 
+import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.team.ThreadTeam;
 
 /**
@@ -24,12 +25,12 @@ public final class StreamRun implements AutoCloseable {
     private final ThreadTeam<StreamSlice> team;
     private long applications;
 
-    private StreamRun(StreamWorkload workload, Implementation implementation) {
+    private StreamRun(StreamWorkload workload, Implementation implementation, CpuBinding binding) {
         this.workload = workload;
         this.implementation = implementation;
         this.start = StreamValues.start(workload.elementType());
         int reps = workload.repsPerPass();
-        this.team = new ThreadTeam<>(workload.threads(), thread -> {
+        this.team = new ThreadTeam<>(workload.threads(), binding, thread -> {
             StreamSlice slice = StreamSlice.allocate(workload.kernel(), workload.elementType(), implementation,
                     workload.elementsPerThread());
             slice.fill(start);
@@ -39,7 +40,12 @@ public final class StreamRun implements AutoCloseable {
 
     /** Allocates and fills every thread's slice on that thread. */
     public static StreamRun start(StreamWorkload workload, Implementation implementation) {
-        return new StreamRun(workload, implementation);
+        return new StreamRun(workload, implementation, CpuBinding.none());
+    }
+
+    /** As {@link #start(StreamWorkload, Implementation)}, each thread bound to its cpu by {@code binding} first. */
+    public static StreamRun start(StreamWorkload workload, Implementation implementation, CpuBinding binding) {
+        return new StreamRun(workload, implementation, binding);
     }
 
     public StreamWorkload workload() {

@@ -22,6 +22,9 @@ import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 import membound.benchmarks.BenchmarkMain;
+import membound.benchmarks.placement.CpuBinding;
+import membound.benchmarks.placement.CpuSetProfiler;
+import membound.benchmarks.placement.Placement;
 import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.sizing.WorkingSet;
@@ -74,16 +77,36 @@ public final class SuitePlan {
      */
     public static final String HUGE_PAGES_OPTION = "-XX:+UseTransparentHugePages";
 
+    /**
+     * {@code -Dmembound.placement=all,Cortex-X925} runs every selected benchmark on each placement in turn
+     * (core types, {@code clusterN}, {@code all}); {@code -Dmembound.pin=true} binds each team thread to one cpu.
+     */
+    public static final String PLACEMENT_PROPERTY = "membound.placement";
+    public static final String PIN_PROPERTY = "membound.pin";
+
     private final List<Step> steps;
     private final Path resultFile;
     private final String description;
     private final boolean transparentHugePages;
+    private final boolean pinned;
 
-    private SuitePlan(List<Step> steps, Path resultFile, String description, boolean transparentHugePages) {
+    private SuitePlan(List<Step> steps, Path resultFile, String description, boolean transparentHugePages,
+            boolean pinned) {
         this.steps = List.copyOf(steps);
         this.resultFile = resultFile;
         this.description = description;
         this.transparentHugePages = transparentHugePages;
+        this.pinned = pinned;
+    }
+
+    /** True if every team thread is bound to one cpu. */
+    public boolean pinned() {
+        return pinned;
+    }
+
+    /** The distinct placements of the steps, in the order they run. */
+    public List<Placement> placements() {
+        return steps.stream().map(Step::placement).distinct().toList();
     }
 
     /** True if the forks run with transparent huge pages. */
@@ -97,8 +120,9 @@ public final class SuitePlan {
         return mode.equals("always") || mode.equals("madvise");
     }
 
-    /** One JMH run: one benchmark at one team size, its options with every parameter explicit. */
-    public record Step(SuiteBenchmark benchmark, int threads, List<WorkingSet> workingSets, Options options) {
+    /** One JMH run: one benchmark at one team size on one placement, its options with every parameter explicit. */
+    public record Step(SuiteBenchmark benchmark, int threads, List<WorkingSet> workingSets, Placement placement,
+            Options options) {
     }
 
     public List<Step> steps() {
@@ -158,8 +182,21 @@ public final class SuitePlan {
     public static SuitePlan of(CommandLineOptions command, Host host, Properties properties) {
         Path resultFile = command.getResult().hasValue() ? Path.of(command.getResult().get())
                 : defaultResultFile(host, properties);
-        return of(requests(command), command, host, resultFile,
-                Boolean.parseBoolean(properties.getProperty("membound.hugePages", "true")));
+        List<SuiteRequest> requests = new ArrayList<>();
+        for (String placement : splitList(properties.getProperty(PLACEMENT_PROPERTY, Placement.ALL))) {
+            requests(command).forEach(request -> requests.add(request.on(placement)));
+        }
+        return of(requests, command, host, resultFile,
+                Boolean.parseBoolean(properties.getProperty("membound.hugePages", "true")),
+                parsePin(properties.getProperty(PIN_PROPERTY, "false")));
+    }
+
+    private static boolean parsePin(String value) {
+        String text = value.trim().toLowerCase(Locale.ROOT);
+        if (!text.equals("true") && !text.equals("false")) {
+            throw new BadInputException(PIN_PROPERTY + " must be true or false: " + PIN_PROPERTY + "=" + value);
+        }
+        return text.equals("true");
     }
 
     /** The benchmarks a command line selects: by include pattern or kernel name, with its {@code -p} values. */
@@ -214,13 +251,36 @@ public final class SuitePlan {
      */
     public static SuitePlan of(List<SuiteRequest> requests, Options settings, Host host, Path resultFile,
             boolean hugePages) {
+        return of(requests, settings, host, resultFile, hugePages, false);
+    }
+
+    /**
+     * As {@link #of(List, Options, Host, Path, boolean)}; {@code pin} binds each team thread to one cpu of its
+     * request's placement. A placement other than {@code all} confines its forks with {@code taskset}
+     * ({@link CpuSetProfiler}); its {@code all} threads are its cpus, and its cache levels are sized by the
+     * caches of those cpus.
+     *
+     * @throws BadInputException also for an unknown placement, more threads than the placement has cpus, or
+     *         a placement or pinning without forks (JMH's {@code -f 0} runs in this JVM, which nothing places)
+     */
+    public static SuitePlan of(List<SuiteRequest> requests, Options settings, Host host, Path resultFile,
+            boolean hugePages, boolean pin) {
         boolean transparentHugePages = hugePages && usesHugePages(host);
-        Supplier<CacheSizes> caches = memoized(() -> CacheSizes.of(host));
+        Supplier<CacheSizes> wholeMachine = memoized(() -> CacheSizes.of(host));
+        Map<String, Supplier<CacheSizes>> cachesByPlacement = new LinkedHashMap<>();
         List<Step> steps = new ArrayList<>();
         StringBuilder text = new StringBuilder("membound suite on ").append(host.hostname()).append(" (")
                 .append(host.cpu().modelName()).append(", ").append(host.logicalCpus()).append(" cpus)\n");
         for (SuiteRequest request : requests) {
             SuiteBenchmark benchmark = request.benchmark();
+            Placement placement = Placement.resolve(request.placement(), host, pin);
+            if ((placement.confinesFork() || placement.pinned()) && settings.getForkCount().orElse(1) == 0) {
+                throw new BadInputException("placement must run in a forked JVM (forks at least 1): placement="
+                        + placement.name() + (placement.pinned() ? " pinned" : "") + ", forks=0");
+            }
+            Supplier<CacheSizes> caches = !placement.confinesFork() ? wholeMachine
+                    : cachesByPlacement.computeIfAbsent(placement.name(),
+                            name -> memoized(() -> CacheSizes.of(host, placement.cpus())));
             List<String> kernels = benchmark == SuiteBenchmark.STREAM ? upper(request.values("kernel")) : List.of();
             for (String kernel : kernels) {
                 if (kernelNamed(kernel).isEmpty()) {
@@ -228,7 +288,7 @@ public final class SuitePlan {
                 }
             }
             List<Integer> threadCounts = benchmark.hasThreads()
-                    ? request.values("threads").stream().map(Threads::resolve).distinct().toList()
+                    ? request.values("threads").stream().map(spec -> threads(spec, placement)).distinct().toList()
                     : List.of(1);
             for (int threads : threadCounts) {
                 List<WorkingSet> sizes = workingSets(request, threads, caches);
@@ -240,8 +300,8 @@ public final class SuitePlan {
                             + Units.formatBytes(host.memoryBytes()) + ": workingSet="
                             + String.join(",", request.values("workingSet")));
                 }
-                steps.add(new Step(benchmark, threads, sizes,
-                        options(request, settings, threads, sizes, heapBytes, transparentHugePages)));
+                steps.add(new Step(benchmark, threads, sizes, placement,
+                        options(request, settings, threads, sizes, heapBytes, transparentHugePages, placement)));
                 text.append("  ").append(benchmark.simpleName());
                 if (!kernels.isEmpty()) {
                     text.append(' ').append(String.join(",", kernels));
@@ -254,13 +314,32 @@ public final class SuitePlan {
                             .map(s -> s.label() + " " + Units.formatBytes(s.arrayBytes()))
                             .reduce((x, y) -> x + ", " + y).orElse(""));
                 }
+                if (placement.confinesFork() || placement.pinned()) {
+                    text.append(", on ").append(placement.describe());
+                }
                 text.append(", fork heap ").append(heapBytes >> 20).append(" MiB\n");
             }
         }
-        text.append("  caches from ").append(cachesSource(caches)).append("; pages: ").append(transparentHugePages
+        text.append("  caches from ").append(cachesSource(wholeMachine)).append("; pages: ").append(transparentHugePages
                 ? "transparent huge pages (-XX:+UseTransparentHugePages)" : "the kernel's default (THP "
                         + host.transparentHugePages() + ")");
-        return new SuitePlan(steps, resultFile, text.toString(), transparentHugePages);
+        return new SuitePlan(steps, resultFile, text.toString(), transparentHugePages, pin);
+    }
+
+    /** A team size on {@code placement}: {@code all} is its cpus (or this JVM's, on the whole machine). */
+    private static int threads(String spec, Placement placement) {
+        if (!placement.confinesFork()) {
+            return Threads.resolve(spec);
+        }
+        if (spec.trim().equalsIgnoreCase("all")) {
+            return placement.cpus().size();
+        }
+        int threads = Threads.resolve(spec);
+        if (threads > placement.cpus().size()) {
+            throw new BadInputException("threads must not exceed the cpus of placement " + placement.name() + " ("
+                    + placement.cpus().size() + "): threads=" + spec);
+        }
+        return threads;
     }
 
     private static List<WorkingSet> workingSets(SuiteRequest request, int threads, Supplier<CacheSizes> caches) {
@@ -306,11 +385,14 @@ public final class SuitePlan {
     }
 
     private static Options options(SuiteRequest request, Options settings, int threads, List<WorkingSet> sizes,
-            long heapBytes, boolean transparentHugePages) {
+            long heapBytes, boolean transparentHugePages, Placement placement) {
         List<String> jvmArgs = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector", "-Xmx" + (heapBytes >> 20) + "m"));
         if (transparentHugePages) {
             jvmArgs.add(HUGE_PAGES_OPTION);
         }
+        // The placement travels as JVM arguments: the fork binds its threads by them, the CpuSetProfiler confines
+        // the fork by them, and JMH records them in every result, so the raw JSON says where it ran.
+        jvmArgs.addAll(CpuBinding.jvmArguments(placement));
         if (settings.getJvmArgsAppend().hasValue()) {
             jvmArgs.addAll(settings.getJvmArgsAppend().get());
         }
@@ -318,6 +400,9 @@ public final class SuitePlan {
         ChainedOptionsBuilder options = new OptionsBuilder().parent(withoutIncludes(settings))
                 .include(benchmark.include())
                 .jvmArgsAppend(jvmArgs.toArray(String[]::new));
+        if (placement.confinesFork()) {
+            options.addProfiler(CpuSetProfiler.class);
+        }
         for (String name : BENCHMARK_PARAMETERS) {
             if (benchmark.defaults(name).length == 0) {
                 continue;

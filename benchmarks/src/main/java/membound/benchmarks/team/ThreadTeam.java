@@ -8,12 +8,15 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
+import membound.benchmarks.placement.CpuBinding;
+
 /**
  * A fixed team of threads that run passes together, as STREAM's OpenMP loops do.
  *
  * <ul>
  *   <li>Each thread builds its own state ({@code init.apply(thread)} runs on that thread), so the arrays
- *       it allocates are first touched, and placed, by the thread that will stream them.</li>
+ *       it allocates are first touched, and placed, by the thread that will stream them. A pinning
+ *       {@link CpuBinding} binds each thread to its cpu first, so first touch happens where it will run.</li>
  *   <li>A pass starts every thread at once (the leader is thread 0, the caller; the others spin on a
  *       generation counter while passes follow each other, and park once idle for {@link #SPIN_NANOS}).</li>
  *   <li>A pass lasts from the first thread's start to the last thread's finish: bandwidth is total bytes
@@ -49,6 +52,14 @@ public final class ThreadTeam<S> implements AutoCloseable {
      * @param pass what each thread does in one pass, on its own state
      */
     public ThreadTeam(int threads, IntFunction<S> init, Consumer<S> pass) {
+        this(threads, CpuBinding.none(), init, pass);
+    }
+
+    /**
+     * As {@link #ThreadTeam(int, IntFunction, Consumer)}, each thread first bound to its cpu by {@code binding}
+     * (thread {@code i} calls {@code binding.bind(i)} before {@code init}).
+     */
+    public ThreadTeam(int threads, CpuBinding binding, IntFunction<S> init, Consumer<S> pass) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1: threads=" + threads);
         }
@@ -66,6 +77,7 @@ public final class ThreadTeam<S> implements AutoCloseable {
             int thread = t;
             workers[t - 1] = new Thread(() -> {
                 try {
+                    binding.bind(thread);
                     built.set(thread, init.apply(thread));
                 } catch (Throwable e) {
                     initFailures[thread] = e;
@@ -80,6 +92,7 @@ public final class ThreadTeam<S> implements AutoCloseable {
             workers[t - 1].start();
         }
         try {
+            binding.bind(0);
             built.set(0, init.apply(0));
             ready.await();
         } catch (InterruptedException e) {

@@ -79,4 +79,40 @@ class ThreadTeamTest {
         }, x -> { }));
         assertEquals("slice too large", e.getMessage());
     }
+
+    @Test
+    void shouldBindEachThreadToItsCpuBeforeItBuildsItsState() {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        org.junit.jupiter.api.Assumptions.assumeTrue(cpus >= 2, "needs two cpus");
+        membound.benchmarks.placement.Placement two = new membound.benchmarks.placement.Placement("pair",
+                membound.benchmarks.placement.Placement.Kind.CORE_TYPE, java.util.List.of(0, 1), true);
+        java.util.List<java.util.List<Integer>> allowed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        // Thread 0 is the caller: bind a throwaway thread rather than the test runner's.
+        Thread caller = new Thread(() -> {
+            try (ThreadTeam<java.util.List<Integer>> team = new ThreadTeam<>(2,
+                    membound.benchmarks.placement.CpuBinding.of(two),
+                    i -> membound.benchmarks.placement.CpuBinding.allowedCpus(),
+                    state -> allowed.add(membound.benchmarks.placement.CpuBinding.allowedCpus()))) {
+                team.runPass();
+                allowed.add(team.state(0));
+                allowed.add(team.state(1));
+            }
+        });
+        caller.start();
+        assertTrue(joined(caller));
+
+        assertEquals(java.util.List.of(0), allowed.get(2), "thread 0 built its state on cpu 0");
+        assertEquals(java.util.List.of(1), allowed.get(3), "thread 1 built its state on cpu 1");
+        assertTrue(allowed.subList(0, 2).containsAll(java.util.List.of(java.util.List.of(0), java.util.List.of(1))),
+                allowed::toString);
+    }
+
+    private static boolean joined(Thread thread) {
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return !thread.isAlive();
+    }
 }

@@ -15,6 +15,7 @@ import membound.calibrator.run.CalibrationFailedException;
 import membound.calibrator.run.CalibrationMode;
 import membound.calibrator.run.Calibrator;
 import membound.hardware.units.Units;
+import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.Efficiency;
@@ -76,6 +77,18 @@ public final class CalibrateCommand implements Callable<Integer> {
                     + "(default: yes; --no-huge-pages measures with the kernel's default pages)")
     boolean hugePages = true;
 
+    @Option(names = "--pin", description = "bind each benchmark thread to its own cpu (taskset); the profile records it")
+    boolean pin;
+
+    @Option(names = "--core-types", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "on a host with several core types (a DGX Spark: Cortex-X925 and Cortex-A725), also measure "
+                    + "bandwidth on each type on its own (default: yes; ceilings always come from all cpus)")
+    boolean coreTypes = true;
+
+    @Option(names = "--jvm", paramLabel = "JAVA",
+            description = "the java that runs the benchmark forks (default: the one running membound)")
+    String jvm;
+
     @Option(names = "--profiles-dir", paramLabel = "DIR",
             description = "where the profile is written (default: results/profiles of the repository)")
     Path profilesDir;
@@ -91,7 +104,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Calibrator.Request request = new Calibrator.Request(chosen, Optional.ofNullable(platform),
                 Optional.ofNullable(nominalBandwidth), hugePages, CommandSupport.store(profilesDir),
-                CommandSupport.commandLine(spec), CommandSupport.version());
+                CommandSupport.commandLine(spec), CommandSupport.version(), pin, coreTypes, Optional.ofNullable(jvm));
         Calibrator.Outcome outcome;
         try {
             // In JSON mode stdout carries only the result, so progress goes to stderr.
@@ -113,6 +126,32 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * Where bandwidth was measured on several placements (core types, clusters, all): one line per kernel and
+     * level with each placement's median, so the X925, A725 and all-core figures of a DGX Spark sit side by side.
+     */
+    static String byPlacement(Device cpu) {
+        // level, kernel, type -> placement -> its largest team's entry
+        java.util.Map<String, java.util.Map<String, BandwidthEntry>> byKey = new java.util.LinkedHashMap<>();
+        for (BandwidthEntry entry : cpu.bandwidth()) {
+            String key = entry.level().jsonName() + " " + entry.kernel() + " " + entry.elementType();
+            String placement = entry.placement() == null ? "all" : entry.placement();
+            byKey.computeIfAbsent(key, k -> new java.util.LinkedHashMap<>()).merge(placement, entry,
+                    (a, b) -> b.threads() != null && (a.threads() == null || b.threads() > a.threads()) ? b : a);
+        }
+        StringBuilder s = new StringBuilder();
+        byKey.forEach((key, placements) -> {
+            if (placements.size() > 1) {
+                List<String> figures = new ArrayList<>();
+                placements.forEach((placement, entry) -> figures.add(String.format(Locale.ROOT, "%s %s threads %s",
+                        placement, entry.threads() == null ? "?" : entry.threads().toString(),
+                        Units.formatBandwidth(entry.streamBytesPerSecond().typical()))));
+                s.append(String.format(Locale.ROOT, "  %-20s %s%n", key, String.join("   ", figures)));
+            }
+        });
+        return s.length() == 0 ? "" : "by placement (median, STREAM bytes):\n" + s;
     }
 
     /** The measured-against-nominal summary that ends a calibration. */
@@ -137,6 +176,7 @@ public final class CalibrateCommand implements Callable<Integer> {
                     d.p5() == null ? "" : Units.formatBandwidth(d.p5()) + " - " + Units.formatBandwidth(d.p95()),
                     d.coefficientOfVariation() == null ? 0 : 100 * d.coefficientOfVariation(), ratio));
         }
+        s.append(byPlacement(cpu));
         String nominal = profile.nominal().memoryBandwidth().stream()
                 .filter(m -> m.deviceIds().contains(cpu.id())).findFirst()
                 .map(m -> m.bytesPerSecond() != null

@@ -99,6 +99,30 @@ public enum CalibrationMode {
         return requests;
     }
 
+    /**
+     * What this mode measures on each core type (and, in {@code full}, each cluster) on its own, where a host has
+     * several: the bandwidth its users ask of a DGX Spark (what the X925 cores, the A725 cores and all 20
+     * together reach), with all of the placement's cpus. Compute and latency are measured on all cpus only, so the
+     * model's compute ceilings are never a subset's.
+     */
+    public List<SuiteRequest> placementRequests() {
+        SuiteRequest stream = SuiteRequest.of(SuiteBenchmark.STREAM).with("elementType", "double")
+                .with("implementation", "vector").with("threads", "all");
+        return switch (this) {
+            case SMOKE -> List.of(stream.with("kernel", "TRIAD").with("workingSet", "64MiB"));
+            case QUICK -> List.of(stream.with("kernel", "TRIAD", "COPY", "SUM").with("workingSet", "DRAM"));
+            case STANDARD, FULL -> List.of(stream.with("kernel", "TRIAD", "COPY", "SUM").with("workingSet", "DRAM"),
+                    stream.with("kernel", "TRIAD").with("workingSet", "L1", "L2", "L3"));
+        };
+    }
+
+    /** Requests for each cluster where a host has several: {@code full} only, DRAM Triad. */
+    public List<SuiteRequest> clusterRequests() {
+        return this != FULL ? List.of() : List.of(SuiteRequest.of(SuiteBenchmark.STREAM).with("kernel", "TRIAD")
+                .with("elementType", "double").with("implementation", "vector").with("threads", "all")
+                .with("workingSet", "DRAM"));
+    }
+
     /** Team sizes below {@code cpus} for the scaling curve: 1, 2, 4, ... (the full team is measured anyway). */
     static List<String> scalingThreads(int cpus) {
         List<String> threads = new ArrayList<>();

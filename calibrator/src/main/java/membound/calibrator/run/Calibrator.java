@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,7 +16,9 @@ import org.openjdk.jmh.results.format.ResultFormatFactory;
 import org.openjdk.jmh.results.format.ResultFormatType;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
 
+import membound.benchmarks.placement.Placement;
 import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.suite.SuitePlan;
 import membound.benchmarks.suite.SuiteRequest;
@@ -24,6 +27,7 @@ import membound.calibrator.store.ProfileStore;
 import membound.hardware.BadInputException;
 import membound.hardware.catalog.Catalog;
 import membound.hardware.catalog.PlatformSpec;
+import membound.hardware.host.CpuList;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
 import membound.hardware.units.Units;
@@ -43,9 +47,37 @@ public final class Calibrator {
      *
      * @param platform a catalog id to use instead of the detected platform, if given
      * @param nominalBandwidth a nominal memory bandwidth such as {@code 273GB/s}, if given
+     * @param pin bind each benchmark thread to one cpu ({@code --pin})
+     * @param coreTypes on a host with several core types, measure each on its own as well as all together
+     * @param jvm the java that runs the benchmark forks, if not this one ({@code --jvm}: another JDK, or a
+     *        wrapper such as CI's emulated aarch64 java)
      */
     public record Request(CalibrationMode mode, Optional<String> platform, Optional<String> nominalBandwidth,
-            boolean hugePages, ProfileStore store, String commandLine, String memboundVersion) {
+            boolean hugePages, ProfileStore store, String commandLine, String memboundVersion, boolean pin,
+            boolean coreTypes, Optional<String> jvm) {
+
+        public Request {
+            if (mode == null || platform == null || nominalBandwidth == null || store == null || jvm == null) {
+                throw new IllegalArgumentException("mode, platform, nominalBandwidth, store and jvm must be given: "
+                        + "mode=" + mode + ", store=" + store);
+            }
+        }
+
+        /** Unpinned, each core type measured, forks on this JVM's java. */
+        public Request(CalibrationMode mode, Optional<String> platform, Optional<String> nominalBandwidth,
+                boolean hugePages, ProfileStore store, String commandLine, String memboundVersion) {
+            this(mode, platform, nominalBandwidth, hugePages, store, commandLine, memboundVersion, false, true,
+                    Optional.empty());
+        }
+    }
+
+    /**
+     * What a calibration will run on a host, before anything runs.
+     *
+     * @param placements where bandwidth is measured: each core type and then {@code all}, or {@code all} alone
+     * @param coreTypeNote one line saying which, for the progress output
+     */
+    public record Plan(Host host, SuitePlan suite, List<Placement> placements, String coreTypeNote) {
     }
 
     /** What a calibration produced. */
@@ -83,13 +115,15 @@ public final class Calibrator {
         ProfileBuilder.NominalBandwidth nominal = nominal(request, platform, host);
         CacheSizes caches = CacheSizes.of(host);
 
-        SuitePlan plan = SuitePlan.of(requests.apply(host.logicalCpus()), settings, host,
-                request.store().directory().resolve("unused.jmh.json"), request.hugePages());
+        Plan planned = plan(request, host, requests, settings);
+        SuitePlan plan = planned.suite();
         java.util.Map<String, String> recorded = new java.util.TreeMap<>(request.mode().recordedSettings());
         recorded.put("jvm.transparentHugePages", Boolean.toString(plan.transparentHugePages()));
+        recorded.put("placement.pin", Boolean.toString(plan.pinned()));
         progress.println("membound calibrate --" + request.mode().label() + " on " + host.hostname() + " ("
                 + host.cpu().modelName() + ", " + host.logicalCpus() + " cpus, caches from " + caches.source()
                 + "): " + trials(plan) + " measurements");
+        progress.println(planned.coreTypeNote());
         progress.flush();
 
         ProgressFormat format = new ProgressFormat(progress, trials(plan));
@@ -108,6 +142,62 @@ public final class Calibrator {
         Path file = request.store().save(profile, rawJson(results));
         // The stored profile names its raw result file: return exactly what was written.
         return new Outcome(file, membound.profile.ProfileJson.read(file), Duration.between(started, Instant.now()));
+    }
+
+    /** What {@code request} will run on {@code host}: the mode's benchmarks, placed by core type. */
+    public static Plan plan(Request request, Host host) {
+        return plan(request, host, request.mode()::requests, request.mode().settings());
+    }
+
+    /**
+     * The plan with the given benchmarks (on all cpus) and JMH settings. On a host with several core types
+     * (and {@link Request#coreTypes()}), the mode's {@link CalibrationMode#placementRequests()} run on each type
+     * first, then everything on all cpus; in {@code full} each cluster gets {@link CalibrationMode#clusterRequests()}.
+     *
+     * @throws BadInputException as {@link SuitePlan#of(List, Options, Host, Path, boolean, boolean)}
+     */
+    static Plan plan(Request request, Host host, java.util.function.IntFunction<List<SuiteRequest>> requests,
+            Options settings) {
+        List<Placement> placements = request.coreTypes() ? Placement.perCoreType(host, request.pin())
+                : List.of(Placement.all(host, request.pin()));
+        List<Placement> clusters = request.coreTypes() && !request.mode().clusterRequests().isEmpty()
+                ? Placement.perCluster(host, request.pin()) : List.of();
+        List<SuiteRequest> all = new ArrayList<>();
+        for (Placement placement : placements) {
+            if (placement.confinesFork()) {
+                request.mode().placementRequests().forEach(r -> all.add(r.on(placement.name())));
+            }
+        }
+        for (Placement cluster : clusters) {
+            request.mode().clusterRequests().forEach(r -> all.add(r.on(cluster.name())));
+        }
+        all.addAll(requests.apply(host.logicalCpus()));
+        Options forks = request.jvm().isEmpty() ? settings
+                : new OptionsBuilder().parent(settings).jvm(request.jvm().get()).build();
+        SuitePlan suite = SuitePlan.of(all, forks, host, request.store().directory().resolve("unused.jmh.json"),
+                request.hugePages(), request.pin());
+        List<Placement> measured = suite.placements();
+        return new Plan(host, suite, measured, coreTypeNote(host, request, measured));
+    }
+
+    private static String coreTypeNote(Host host, Request request, List<Placement> measured) {
+        String pinning = request.pin() ? "; each benchmark thread bound to one cpu (--pin)" : "";
+        if (host.coreTypes().isEmpty()) {
+            return "core types unknown: all " + host.logicalCpus() + " cpus measured together" + pinning;
+        }
+        if (!host.heterogeneous()) {
+            return "one core type (" + host.coreTypes().get(0).name() + "): all " + host.logicalCpus()
+                    + " cpus measured together" + pinning;
+        }
+        String types = String.join(", ", host.coreTypes().stream()
+                .map(t -> t.name() + " (" + t.cpus().size() + " cpus " + CpuList.format(t.cpus()) + ")").toList());
+        if (!request.coreTypes()) {
+            return host.coreTypes().size() + " core types, " + types + ": all " + host.logicalCpus()
+                    + " cpus measured together only (--no-core-types)" + pinning;
+        }
+        return host.coreTypes().size() + " core types, " + types + ": bandwidth measured on "
+                + String.join(", ", measured.stream().map(Placement::name).toList()) + " (each type on its own, then all "
+                + host.logicalCpus() + " together; ceilings from all)" + pinning;
     }
 
     private static ProfileBuilder.NominalBandwidth nominal(Request request, Optional<PlatformSpec> platform, Host host) {

@@ -12,6 +12,8 @@ import java.util.TreeMap;
 import org.openjdk.jmh.results.RunResult;
 
 import membound.benchmarks.latency.LatencyBenchmark;
+import membound.benchmarks.placement.CpuBinding;
+import membound.benchmarks.placement.Placement;
 import membound.benchmarks.results.ComputeResult;
 import membound.benchmarks.results.LatencyResult;
 import membound.benchmarks.results.StreamResult;
@@ -135,8 +137,13 @@ final class ProfileBuilder {
         String id = String.join("-", workload.kernel().name().toLowerCase(Locale.ROOT),
                 workload.elementType().javaName(), implementation, workload.threads() + "t",
                 stream.workingSetLabel().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]", ""));
+        if (!isAllCpus(stream.placement())) {
+            // The same kernel, team size and working set is measured on each core type: the id says which.
+            id += "-" + stream.placement().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]+", "-");
+        }
         return new BandwidthEntry(id, workload.kernel().name().toLowerCase(Locale.ROOT),
-                workload.elementType().javaName(), workload.threads(), "all", workload.footprintBytes(), level,
+                workload.elementType().javaName(), workload.threads(), stream.placement(), workload.footprintBytes(),
+                level,
                 Distribution.ofDurationHistogram(workload.streamBytesPerPass(), stream.passTimes().histogram()),
                 Distribution.ofDurationHistogram(workload.hardwareBytesPerPass(), stream.passTimes().histogram()),
                 Provenance.measured("StreamBenchmark " + workload.kernel().label() + " (" + implementation + ")",
@@ -208,7 +215,8 @@ final class ProfileBuilder {
         Map<String, BandwidthEntry> chosen = new LinkedHashMap<>();
         for (BandwidthEntry entry : bandwidth) {
             Access access = access(entry.kernel());
-            if (access == null || !entry.elementType().equals("double")
+            // A core type's or cluster's figure describes part of the machine: the model's ceilings are all cpus'.
+            if (access == null || !isAllCpus(entry.placement()) || !entry.elementType().equals("double")
                     || !entry.provenance().kernel().endsWith("(vector)")) {
                 continue;
             }
@@ -219,6 +227,11 @@ final class ProfileBuilder {
             }
         }
         return chosen.values().stream().map(entry -> LevelCeiling.of(access(entry.kernel()), entry)).toList();
+    }
+
+    /** True for a figure measured on every cpu (or imported without a placement). */
+    static boolean isAllCpus(String placement) {
+        return placement == null || placement.equals(Placement.ALL);
     }
 
     static Access access(String kernel) {
@@ -237,7 +250,7 @@ final class ProfileBuilder {
     static List<ScalingCurve> scaling(List<BandwidthEntry> bandwidth) {
         Map<Integer, BandwidthEntry> byThreads = new TreeMap<>();
         for (BandwidthEntry entry : bandwidth) {
-            if (entry.kernel().equals("triad") && entry.level() == MemoryLevel.DRAM
+            if (entry.kernel().equals("triad") && entry.level() == MemoryLevel.DRAM && isAllCpus(entry.placement())
                     && entry.elementType().equals("double") && entry.provenance().kernel().endsWith("(vector)")) {
                 byThreads.putIfAbsent(entry.threads(), entry);
             }
@@ -296,6 +309,10 @@ final class ProfileBuilder {
         Map<String, String> settings = new TreeMap<>(runSettings);
         for (String key : result.getParams().getParamsKeys()) {
             settings.put("param." + key, result.getParams().getParam(key));
+        }
+        String cpus = CpuBinding.jvmArgument(result.getParams().getJvmArgs(), CpuBinding.CPUS_PROPERTY);
+        if (cpus != null) {
+            settings.put("placement.cpus", cpus);
         }
         return settings;
     }

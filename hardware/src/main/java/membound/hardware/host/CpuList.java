@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.TreeSet;
 
 /** The kernel's cpu list format, {@code 0-4,10-14}: parsing and printing. */
-final class CpuList {
+public final class CpuList {
 
     private static final int MAX_CPU = 1 << 16;
 
@@ -12,7 +12,7 @@ final class CpuList {
     }
 
     /** Parses {@code 0-4,10}; throws {@link IllegalArgumentException} naming the text if it is not a cpu list. */
-    static List<Integer> parse(String text) {
+    public static List<Integer> parse(String text) {
         TreeSet<Integer> cpus = new TreeSet<>();
         String trimmed = text.trim();
         if (trimmed.isEmpty()) {
@@ -37,7 +37,7 @@ final class CpuList {
     }
 
     /** Prints sorted cpus as ranges: {@code [0,1,2,5]} becomes {@code 0-2,5}. */
-    static String format(List<Integer> cpus) {
+    public static String format(List<Integer> cpus) {
         List<Integer> sorted = cpus.stream().sorted().distinct().toList();
         StringBuilder out = new StringBuilder();
         int i = 0;
