@@ -39,8 +39,9 @@ class CalibratorTest {
     Path profiles;
 
     private Calibrator.Outcome calibrate(Optional<String> platform, Optional<String> nominal, StringWriter progress) {
+        // In-process (forks 0): nothing can confine it to one core type, so all cpus only, whatever this host is.
         Calibrator.Request request = new Calibrator.Request(CalibrationMode.QUICK, platform, nominal, true,
-                new ProfileStore(profiles), "membound calibrate --quick (test)", "test");
+                new ProfileStore(profiles), "membound calibrate --quick (test)", "test", false, false, Optional.empty());
         return Calibrator.run(request, new PrintWriter(progress, true), cpus -> List.of(
                 SuiteRequest.of(SuiteBenchmark.STREAM).with("kernel", "TRIAD", "COPY", "SUM")
                         .with("workingSet", "256KiB", "L1").with("threads", "1", "2")
