@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,7 +80,9 @@ class BenchmarkMainSmokeTest {
         assertJsonWritten(run, "GemmBenchmark.multiply");
     }
 
+    /** Tagged "fork": it starts a JVM by its own path, which CI's emulated aarch64 run cannot exec. */
     @Test
+    @Tag("fork")
     void shouldForkAJvmWithTheVectorModuleWhenAskedAsJmhRunDoes() throws IOException {
         Properties properties = new Properties();
         properties.setProperty("jmh.include", "Triad");
