@@ -185,6 +185,11 @@ public final class ShowCommand implements Callable<Integer> {
                         + String.join(", ", c.points().stream().map(pt -> pt.threads() + " threads "
                         + Units.formatBandwidth(pt.bytesPerSecond())).toList()));
             }
+            // Core types (and clusters) measured apart: each kernel and level with every placement's median.
+            List<String> placed = CalibrateCommand.byPlacement(d).lines().skip(1).map(String::strip).toList();
+            for (int i = 0; i < placed.size(); i++) {
+                line(s, i == 0 ? "  placement" : "", placed.get(i));
+            }
             for (TenantEntry t : d.tenants()) {
                 line(s, t == d.tenants().get(0) ? "  tenants" : "", t.tenants() + " x " + t.kernel() + " " + t.level()
                         + ": " + Units.formatBandwidth(t.perTenantBytesPerSecond().typical()) + " each, "
