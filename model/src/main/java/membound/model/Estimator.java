@@ -1,10 +1,8 @@
 package membound.model;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 import membound.hardware.BadInputException;
 import membound.model.hardware.Basis;
@@ -14,6 +12,7 @@ import membound.model.memory.FitAdvisor;
 import membound.model.memory.MemoryFootprint;
 import membound.model.memory.MemoryModel;
 import membound.model.roofline.Ceilings;
+import membound.model.roofline.Kernel;
 import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;
 import membound.model.roofline.Roofline;
@@ -185,7 +184,7 @@ public final class Estimator {
             if (op.operationClass() == OperationClass.FORWARD || op.operationClass() == OperationClass.BACKWARD) {
                 modelFlops += op.totalModelFlops();
             }
-            if (op.kernel() != membound.model.roofline.Kernel.ELEMENTWISE) {
+            if (op.kernel() != Kernel.ELEMENTWISE) {
                 hardwareFlops += op.totalFlops();
             }
         }
@@ -197,36 +196,21 @@ public final class Estimator {
                 modelFlops / (step * peak), hardwareFlops / (step * peak));
     }
 
-    /** The operations merged by class and name, with their share of the evaluated time. */
+    /** Every operation with its share of the evaluated time (one row per operation; names are unique per class). */
     public static List<OperationRow> rows(List<Operation> operations, Roofline.Evaluation eval) {
         double total = 0;
         for (double s : eval.seconds()) {
             total += s;
         }
-        Map<String, double[]> merged = new LinkedHashMap<>();
-        Map<String, Operation> first = new LinkedHashMap<>();
+        List<OperationRow> rows = new ArrayList<>(operations.size());
         for (int i = 0; i < operations.size(); i++) {
             Operation op = operations.get(i);
-            String key = op.operationClass() + "/" + op.name();
-            double[] sums = merged.computeIfAbsent(key, k -> new double[6]);
-            first.putIfAbsent(key, op);
-            sums[0] += op.count();
-            sums[1] += op.totalFlops();
-            sums[2] += op.totalBytes();
-            sums[3] += op.linkBytes() * op.count();
-            sums[4] += eval.seconds()[i];
-            sums[5] += eval.memoryBound()[i] ? eval.seconds()[i] : 0;
-        }
-        List<OperationRow> rows = new ArrayList<>(merged.size());
-        for (Map.Entry<String, double[]> entry : merged.entrySet()) {
-            Operation op = first.get(entry.getKey());
-            double[] s = entry.getValue();
-            String bound = op.kernel() == membound.model.roofline.Kernel.TRANSFER ? "link"
-                    : s[5] > s[4] / 2 ? "memory" : "compute";
-            rows.add(new OperationRow(op.name(), op.operationClass().label(), op.kernel().name().toLowerCase(Locale.ROOT),
-                    op.placement().name().toLowerCase(Locale.ROOT).replace('_', ' '), bound, s[0], s[1], s[2], s[3],
-                    s[4], total == 0 ? 0 : s[4] / total,
-                    Double.isInfinite(op.arithmeticIntensity()) ? null : op.arithmeticIntensity()));
+            double seconds = eval.seconds()[i];
+            String bound = op.kernel() == Kernel.TRANSFER ? "link" : eval.memoryBound()[i] ? "memory" : "compute";
+            double intensity = op.arithmeticIntensity();
+            rows.add(new OperationRow(op.name(), op.operationClass().label(), op.kernel().label(), op.placement().label(),
+                    bound, op.count(), op.totalFlops(), op.totalBytes(), op.linkBytes() * op.count(), seconds,
+                    total == 0 ? 0 : seconds / total, Double.isInfinite(intensity) ? null : intensity));
         }
         return rows;
     }

@@ -3,6 +3,7 @@ package membound.model;
 import java.util.List;
 
 import membound.model.memory.MemoryFootprint;
+import membound.model.roofline.CeilingLine;
 import membound.model.training.TrainingSetup;
 
 /**
@@ -17,7 +18,7 @@ public record Prediction(String workload, String workloadSource, long parameters
                          double trainableParameters, TrainingSetup setup, String machine, String machineName,
                          String machineSource, String parallelLink, StepResult measured, StepResult datasheet,
                          double datasheetDifference, Sensitivity sensitivity, MemoryFootprint memory,
-                         List<OperationRow> operations, List<String> measuredCeilings, List<String> datasheetCeilings,
+                         List<OperationRow> operations, List<CeilingLine> measuredCeilings, List<CeilingLine> datasheetCeilings,
                          List<String> notes) {
 
     public Prediction {

@@ -13,6 +13,7 @@ import membound.model.StepResult;
 import membound.model.decode.DecodePrediction;
 import membound.model.decode.DecodeSetup;
 import membound.model.memory.MemoryFootprint;
+import membound.model.roofline.CeilingLine;
 import membound.model.training.FineTuning;
 import membound.model.training.Parallelism;
 import membound.model.training.TrainingSetup;
@@ -67,10 +68,7 @@ final class Report {
         out.println();
         operations(out, p.operations(), operationsShown);
         out.println();
-        out.println("ceilings (measured basis):");
-        for (String line : p.measuredCeilings()) {
-            out.println("  " + line);
-        }
+        ceilings(out, p.measuredCeilings());
         if (!p.notes().isEmpty()) {
             out.println("notes:");
             for (String note : p.notes()) {
@@ -104,10 +102,7 @@ final class Report {
         out.println();
         operations(out, p.operations(), 8);
         out.println();
-        out.println("ceilings (measured basis):");
-        for (String line : p.measuredCeilings()) {
-            out.println("  " + line);
-        }
+        ceilings(out, p.measuredCeilings());
         out.println("notes:");
         for (String note : p.notes()) {
             out.println("  - " + note);
@@ -154,6 +149,18 @@ final class Report {
         }
     }
 
+    private static void ceilings(PrintWriter out, List<CeilingLine> lines) {
+        out.println("ceilings (measured basis):");
+        for (CeilingLine line : lines) {
+            String value = switch (line.unit()) {
+                case "B/s" -> Units.formatBandwidth(line.value());
+                case "FLOP/s" -> Units.formatFlops(line.value());
+                default -> String.format(Locale.ROOT, "%.3f %s", line.value(), line.unit());
+            };
+            out.println("  " + line.ceiling() + ": " + value + " (" + line.source() + ")");
+        }
+    }
+
     private static void memory(PrintWriter out, MemoryFootprint m) {
         out.printf(Locale.ROOT, "memory per device (capacity %s: %s)%n", Formats.gib(m.capacityBytes()), m.capacitySource());
         row(out, "weights", m.weightsBytes(), m);
@@ -168,10 +175,16 @@ final class Report {
         if (m.hostBytes() > 0) {
             out.printf(Locale.ROOT, "  %-20s %12s%n", "in host memory", Formats.gib(m.hostBytes()));
         }
-        if (!m.advice().isEmpty()) {
-            out.println("  would fit with:");
-            for (String a : m.advice()) {
-                out.println("    " + a);
+        if (!m.fits()) {
+            if (m.advice().isEmpty()) {
+                out.println("  nothing tried fits (checkpointing, micro-batch 1, 8-bit Adam, LoRA, QLoRA, offloading, "
+                        + "up to 64 devices with ZeRO-3): a device with more memory is needed");
+            } else {
+                out.println("  would fit with:");
+                for (MemoryFootprint.FitAdvice a : m.advice()) {
+                    out.printf(Locale.ROOT, "    %s: %s of %s%n", a.flags(), Formats.gib(a.totalBytes()),
+                            Formats.gib(m.capacityBytes()));
+                }
             }
         }
     }

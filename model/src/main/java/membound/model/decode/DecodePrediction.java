@@ -4,6 +4,7 @@ import java.util.List;
 
 import membound.model.OperationRow;
 import membound.model.memory.MemoryFootprint;
+import membound.model.roofline.CeilingLine;
 
 /**
  * Decode on measured and datasheet ceilings.
@@ -21,7 +22,7 @@ public record DecodePrediction(String workload, String machine, DecodeSetup setu
                                double kvCacheBytesPerStep, double bytesPerToken, double memoryBoundShare,
                                double halfBandwidthTokensPerSecond, double doubleBandwidthTokensPerSecond,
                                double prefillSeconds, double datasheetPrefillSeconds, MemoryFootprint memory,
-                               List<OperationRow> operations, List<String> measuredCeilings, List<String> notes) {
+                               List<OperationRow> operations, List<CeilingLine> measuredCeilings, List<String> notes) {
 
     public DecodePrediction {
         operations = List.copyOf(operations);

@@ -15,6 +15,10 @@ public enum AccessPattern {
     /** Update-like: several streams in, one or more out (STREAM add/triad, nstream). */
     TRIAD;
 
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
     /** Patterns to fall back to, nearest first, when a tier has no ceiling for this one. */
     AccessPattern[] fallbacks() {
         return switch (this) {

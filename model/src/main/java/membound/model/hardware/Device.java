@@ -45,7 +45,9 @@ public record Device(String id, String name, Kind kind, long capacityBytes, Stri
             name = id;
         }
         tiers = List.copyOf(tiers);
-        compute = Collections.unmodifiableMap(new EnumMap<>(compute));
+        Map<Precision, ComputeCeiling> copy = new EnumMap<>(Precision.class);
+        copy.putAll(compute);
+        compute = Collections.unmodifiableMap(copy);
     }
 
     public MemoryTier mainMemory() {

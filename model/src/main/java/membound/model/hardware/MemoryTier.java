@@ -21,7 +21,9 @@ public record MemoryTier(String name, long capacityBytes, Map<AccessPattern, Cei
         if (bandwidth == null || bandwidth.isEmpty()) {
             throw new IllegalArgumentException("memory tier " + name + " needs at least one bandwidth ceiling");
         }
-        bandwidth = Collections.unmodifiableMap(new EnumMap<>(bandwidth));
+        Map<AccessPattern, Ceiling> copy = new EnumMap<>(AccessPattern.class);
+        copy.putAll(bandwidth);
+        bandwidth = Collections.unmodifiableMap(copy);
     }
 
     /** One ceiling for every access pattern, as a datasheet gives it. */

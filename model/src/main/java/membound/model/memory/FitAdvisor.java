@@ -2,7 +2,6 @@ package membound.model.memory;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import membound.model.hardware.Link;
 import membound.model.hardware.Machine;
@@ -16,12 +15,12 @@ import membound.model.training.StepPlanner;
 import membound.model.training.TrainingSetup;
 import membound.model.workload.Transformer;
 import membound.model.workload.Workload;
-import membound.hardware.units.Units;
 
 /**
  * When a configuration does not fit, tries the changes a user would reach for, one at a time and
  * then stacked in order of how little they change the training, and reports the ones that fit with
- * the footprint they would have. Only memory is computed: a plan and a footprint cost microseconds.
+ * the footprint they would have (an empty list: nothing tried fits). Only memory is computed: a
+ * layout and a footprint cost a microsecond.
  */
 public final class FitAdvisor {
 
@@ -30,7 +29,7 @@ public final class FitAdvisor {
     private FitAdvisor() {
     }
 
-    public static List<String> advise(Workload workload, TrainingSetup setup, Machine machine, MemoryFootprint current) {
+    public static List<MemoryFootprint.FitAdvice> advise(Workload workload, TrainingSetup setup, Machine machine, MemoryFootprint current) {
         List<Candidate> singles = new ArrayList<>();
         if (setup.checkpointing() != Checkpointing.FULL) {
             singles.add(new Candidate("--checkpointing full", setup.toBuilder().checkpointing(Checkpointing.FULL).build()));
@@ -56,7 +55,7 @@ public final class FitAdvisor {
             singles.add(new Candidate("--offload optimizer", setup.toBuilder().offload(new Offload(true, false)).build()));
         }
 
-        List<String> advice = new ArrayList<>();
+        List<MemoryFootprint.FitAdvice> advice = new ArrayList<>();
         for (Candidate c : singles) {
             addIfFits(workload, machine, c, current, advice);
         }
@@ -83,10 +82,6 @@ public final class FitAdvisor {
                 }
             }
         }
-        if (advice.isEmpty()) {
-            advice.add("nothing tried fits (checkpointing, micro-batch 1, 8-bit Adam, LoRA, QLoRA, offloading, "
-                    + "up to 64 devices with ZeRO-3): a device with more memory is needed");
-        }
         return advice.subList(0, Math.min(MAX_ADVICE, advice.size()));
     }
 
@@ -112,14 +107,12 @@ public final class FitAdvisor {
     }
 
     private static boolean addIfFits(Workload workload, Machine machine, Candidate c, MemoryFootprint current,
-                                     List<String> advice) {
-        MemoryFootprint fp = MemoryModel.training(StepPlanner.plan(workload, c.setup, machine), machine);
+                                     List<MemoryFootprint.FitAdvice> advice) {
+        MemoryFootprint fp = MemoryModel.training(StepPlanner.plan(workload, c.setup, machine, false), machine);
         if (!fp.fits()) {
             return false;
         }
-        advice.add(String.format(Locale.ROOT, "%s: %s of %s (was %s)", c.flags,
-                Units.formatBytes((long) fp.totalBytes()), Units.formatBytes((long) fp.capacityBytes()),
-                Units.formatBytes((long) current.totalBytes())));
+        advice.add(new MemoryFootprint.FitAdvice(c.flags, fp.totalBytes()));
         return true;
     }
 

@@ -2,7 +2,6 @@ package membound.model.roofline;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import membound.hardware.BadInputException;
 import membound.model.Defaults;
@@ -15,7 +14,6 @@ import membound.model.hardware.Link;
 import membound.model.hardware.Machine;
 import membound.model.hardware.MemoryTier;
 import membound.model.hardware.Precision;
-import membound.hardware.units.Units;
 
 /**
  * A machine's ceilings resolved for one basis (measured or datasheet) and one tenancy, flattened
@@ -169,42 +167,40 @@ public final class Ceilings {
         return placement == Placement.HOST_LINK ? hostLinkLatencySeconds : parallelLinkLatencySeconds;
     }
 
-    /** Lines naming every ceiling of the machine on this basis and where it came from. */
-    public static List<String> describe(Machine machine, Basis basis, Precision compute, Link parallelLink, int tenants) {
-        List<String> lines = new ArrayList<>();
+    /** Every ceiling of the machine on this basis that a prediction in {@code compute} precision uses, with its source. */
+    public static List<CeilingLine> describe(Machine machine, Basis basis, Precision compute, Link parallelLink, int tenants) {
+        List<CeilingLine> lines = new ArrayList<>(16);
         Device device = machine.device();
         for (MemoryTier tier : device.tiers()) {
             for (AccessPattern pattern : AccessPattern.values()) {
                 Ceiling c = tier.ceiling(pattern);
-                lines.add(String.format(Locale.ROOT, "%s %s bandwidth: %s (%s)", tier.name(),
-                        pattern.name().toLowerCase(Locale.ROOT), Units.formatBandwidth(c.value(basis)), c.source(basis)));
+                lines.add(new CeilingLine(tier.name() + " " + pattern.label() + " bandwidth", c.value(basis), "B/s",
+                        c.source(basis)));
             }
         }
         ComputeCeiling cc = device.computeFor(compute);
-        lines.add(String.format(Locale.ROOT, "%s GEMM: %s (%s)", cc.precision().label(),
-                Units.formatFlops(cc.attainableGemm().value(basis)), cc.attainableGemm().source(basis)));
-        lines.add(String.format(Locale.ROOT, "%s dense peak (MFU denominator): %s (%s)", cc.precision().label(),
-                Units.formatFlops(cc.peakDense().value(basis)), cc.peakDense().source(basis)));
+        String p = cc.precision().label();
+        lines.add(new CeilingLine(p + " GEMM", cc.attainableGemm().value(basis), "FLOP/s", cc.attainableGemm().source(basis)));
+        lines.add(new CeilingLine(p + " dense peak (MFU denominator)", cc.peakDense().value(basis), "FLOP/s",
+                cc.peakDense().source(basis)));
         if (cc.hasSparse()) {
-            lines.add(String.format(Locale.ROOT, "%s 2:4 sparse peak: %s (%s)", cc.precision().label(),
-                    Units.formatFlops(cc.peakSparse().value(basis)), cc.peakSparse().source(basis)));
+            lines.add(new CeilingLine(p + " 2:4 sparse peak", cc.peakSparse().value(basis), "FLOP/s",
+                    cc.peakSparse().source(basis)));
         }
-        lines.add(String.format(Locale.ROOT, "fused attention: %.2f x GEMM (%s)", Defaults.FUSED_ATTENTION_FRACTION_OF_GEMM,
+        lines.add(new CeilingLine("fused attention", Defaults.FUSED_ATTENTION_FRACTION_OF_GEMM, "x GEMM",
                 Defaults.FUSED_ATTENTION_SOURCE));
         Ceiling vector = device.vectorFlops();
         if (vector != null) {
-            lines.add(String.format(Locale.ROOT, "vector (elementwise): %s (%s)", Units.formatFlops(vector.value(basis)),
-                    vector.source(basis)));
+            lines.add(new CeilingLine("vector (elementwise)", vector.value(basis), "FLOP/s", vector.source(basis)));
         }
         if (parallelLink != null) {
-            lines.add(String.format(Locale.ROOT, "link %s: %s per direction (%s)", parallelLink.name(),
-                    Units.formatBandwidth(parallelLink.bandwidth().value(basis)), parallelLink.bandwidth().source(basis)));
+            lines.add(new CeilingLine("link " + parallelLink.name() + " per direction", parallelLink.bandwidth().value(basis),
+                    "B/s", parallelLink.bandwidth().source(basis)));
         }
         if (tenants > 1) {
-            lines.add(String.format(Locale.ROOT, "tenants: %d, each gets %.3f of the bandwidth (%s) and 1/%d of the compute",
-                    tenants, bandwidthShare(machine, tenants),
-                    machine.tenants() != null ? "measured tenants curve: " + machine.tenants().source()
-                            : "even split: the machine has no measured tenants curve", tenants));
+            lines.add(new CeilingLine("bandwidth share of each of " + tenants + " tenants", bandwidthShare(machine, tenants),
+                    "x", machine.tenants() != null ? "measured tenants curve: " + machine.tenants().source()
+                    : "even split: the machine has no measured tenants curve"));
         }
         return lines;
     }

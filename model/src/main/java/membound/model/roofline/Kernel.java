@@ -11,5 +11,12 @@ public enum Kernel {
     /** Elementwise and reduction work on the vector units (FP32, outside the matrix units). */
     ELEMENTWISE,
     /** Data moved over a link; no FLOPs. */
-    TRANSFER
+    TRANSFER;
+
+    private final String label = name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+
+    /** Lower case, as reports print it. */
+    public String label() {
+        return label;
+    }
 }

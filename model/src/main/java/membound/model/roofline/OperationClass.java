@@ -16,7 +16,9 @@ public enum OperationClass {
     /** Idle time of a pipeline stage while the pipeline fills and drains (1F1B schedule). */
     PIPELINE_BUBBLE;
 
+    private final String label = name().toLowerCase(Locale.ROOT).replace('_', ' ');
+
     public String label() {
-        return name().toLowerCase(Locale.ROOT).replace('_', ' ');
+        return label;
     }
 }

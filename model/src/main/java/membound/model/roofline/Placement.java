@@ -9,5 +9,12 @@ public enum Placement {
     /** On the link between parallel devices. */
     PARALLEL_LINK,
     /** On the link between device and host memory. */
-    HOST_LINK
+    HOST_LINK;
+
+    private final String label = name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+
+    /** Lower case, as reports print it. */
+    public String label() {
+        return label;
+    }
 }

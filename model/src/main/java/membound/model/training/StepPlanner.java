@@ -31,6 +31,14 @@ public final class StepPlanner {
     }
 
     public static StepPlan plan(Workload workload, TrainingSetup setup, Machine machine) {
+        return plan(workload, setup, machine, true);
+    }
+
+    /**
+     * @param withOperations false to lay the step out for the memory model only (what a device
+     *        holds), without listing its operations: what the fit advisor needs, many times over
+     */
+    public static StepPlan plan(Workload workload, TrainingSetup setup, Machine machine, boolean withOperations) {
         checkLayout(workload, setup.parallelism());
         List<String> notes = new ArrayList<>();
         Parallelism par = setup.parallelism();
@@ -88,6 +96,12 @@ public final class StepPlanner {
         double perDeviceShare = 1.0 / (par.tensorParallel() * par.pipelineParallel());
 
         if (workload instanceof Transformer tf) {
+            parametersOnDevice = tf.parameters().total() * perDeviceShare;
+            trainable = ft.adapters() ? LoraParameters.count(tf, ft) : tf.parameters().total();
+            if (!withOperations) {
+                return new StepPlan(workload, setup, List.of(), compute, parametersOnDevice, trainable,
+                        trainable * perDeviceShare, weightBits, offload.optimizerStates(), offload.weights(), notes);
+            }
             TransformerPass.Settings settings = new TransformerPass.Settings(true, compute, e, weightBits,
                     ft.mode() == FineTuning.Mode.QLORA, g, !ft.adapters(), ft,
                     setup.weightPrecision().bytesPerElement(), sparse, par.tensorParallel(), setup.flashAttention(),
@@ -97,8 +111,6 @@ public final class StepPlanner {
             // Every stage runs L/p layers; the output layer adds to the last stage, which paces the pipeline.
             TransformerPass.append(tf, shape, settings, (double) tf.layers() / par.pipelineParallel(), microBatches,
                     true, true, forward, backward, recompute);
-            parametersOnDevice = tf.parameters().total() * perDeviceShare;
-            trainable = ft.adapters() ? LoraParameters.count(tf, ft) : tf.parameters().total();
         } else {
             Mlp mlp = (Mlp) workload;
             if (ft.adapters()) {

@@ -383,6 +383,9 @@ public final class TransformerPass {
                     flops, rows * inner * e + rows * columns * e + g, g));
         }
         if (lora != null) {
+            // dB = (xA)^T dY, dA = x^T (dY B^T), and dX += (dY B^T) A^T: twice the forward FLOPs. dY and x
+            // are the base input-gradient GEMM's operands (fused); the rank-r intermediates are read
+            // twice and the adapters' gradients accumulated.
             double r = s.fineTuning().rank();
             double adapters = 0;
             double adaptersCount = 0;
@@ -395,15 +398,17 @@ public final class TransformerPass {
             double ag = adapters * s.gradientBytes();
             backward.add(new Operation(name + " LoRA backward", OperationClass.BACKWARD, Kernel.GEMM, s.compute(),
                     Placement.DEVICE, count, 2 * lora.flops(), 2 * lora.flops(),
-                    lora.bytesWritten() + 2 * adaptersCount * rows * inner * e + adapters * s.adapterBytes() + ag,
-                    rows * inner * e + adaptersCount * rows * r * e + ag, AccessPattern.TRIAD, 0, 0, false));
+                    adapters * s.adapterBytes() + 2 * adaptersCount * rows * r * e + ag,
+                    adaptersCount * rows * r * e + ag, AccessPattern.READ, 0, 0, false));
         }
     }
 
     /**
-     * x A B added to the base output for each targeted part, as PEFT runs it: x is read again per
-     * adapter, the rank-r intermediate is written and read, and the base output is read, added to
-     * and written. Null when no part is targeted.
+     * x A B added to the base output for each targeted part, fused with the base GEMM as fused-LoRA
+     * kernels run it: x is the base GEMM's operand and the product is added in its epilogue, so the
+     * adapters move only their own weights and the rank-r intermediate. (PEFT's unfused modules
+     * re-read x and read-modify-write the output per adapter; not modelled.) Null when no part is
+     * targeted.
      */
     private Operation loraForward(String name, double count, double rows, double inner, double matrices, Part... parts) {
         if (!s.fineTuning().adapters()) {
@@ -419,16 +424,14 @@ public final class TransformerPass {
                 continue;
             }
             flops += 2 * rows * r * (inner + part.columns());
-            read += rows * inner * e + matrices * r * (inner + part.columns()) * s.adapterBytes() + rows * r * e
-                    + rows * part.columns() * e;
-            written += rows * r * e + rows * part.columns() * e;
+            read += matrices * r * (inner + part.columns()) * s.adapterBytes() + rows * r * e;
+            written += rows * r * e;
         }
         if (flops == 0) {
             return null;
         }
         return new Operation(name + " LoRA adapters", OperationClass.FORWARD, Kernel.GEMM, s.compute(),
-                Placement.DEVICE, count, flops, flops, read, written, AccessPattern.TRIAD,
-                0, 0, false);
+                Placement.DEVICE, count, flops, flops, read, written, AccessPattern.READ, 0, 0, false);
     }
 
     /** An elementwise operation, its backward, and its recompute under full checkpointing. */

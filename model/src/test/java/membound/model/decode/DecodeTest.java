@@ -1,0 +1,63 @@
+package membound.model.decode;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+import membound.hardware.BadInputException;
+import membound.model.TestMachines;
+import membound.model.hardware.Machine;
+import membound.model.hardware.Precision;
+import membound.model.workload.Presets;
+import membound.model.workload.Transformer;
+
+class DecodeTest {
+
+    final Machine machine = TestMachines.simple(250e9, 100e12);
+
+    @Test
+    void shouldKnowLlamaCppBlockFormatsByTheirBits() {
+        assertEquals(4.5, WeightFormat.parse("Q4_0").bitsPerWeight());
+        assertEquals(8.5, WeightFormat.parse("q8_0").bitsPerWeight());
+        assertEquals(6.5625, WeightFormat.parse("Q6_K").bitsPerWeight());
+        assertEquals(4.25, WeightFormat.parse("mxfp4").bitsPerWeight());
+        assertEquals(5.0, WeightFormat.parse("5bits").bitsPerWeight());
+        BadInputException mixed = assertThrows(BadInputException.class, () -> WeightFormat.parse("Q4_K_M"));
+        assertTrue(mixed.getMessage().contains("did you mean Q4_K"), mixed.getMessage());
+    }
+
+    @Test
+    void shouldReadEveryNonLookupWeightAndTheKvCacheOncePerStep() {
+        Transformer tf = Presets.get("llama-3.1-8b");
+        DecodeSetup setup = new DecodeSetup(4096, 1, 128, WeightFormat.parse("Q8_0"), Precision.BF16, Precision.BF16, 1);
+        DecodePrediction p = DecodeEstimator.predict(tf, setup, machine);
+        double weights = (tf.parameters().total() - tf.parameters().lookupOnly()) * 8.5 / 8;
+        assertEquals(weights, p.weightBytesPerStep(), 1);
+        // 2 (K, V) x 32 layers x 8 heads x 128 x 4096 tokens x 2 bytes
+        assertEquals(2.0 * 32 * 8 * 128 * 4096 * 2, p.kvCacheBytesPerStep(), 1);
+        // Bandwidth-bound: the step is the bytes over the bandwidth, to within the tiny compute-bound ops.
+        assertEquals((weights + p.kvCacheBytesPerStep()) / 250e9, p.stepSeconds(), p.stepSeconds() * 0.01);
+    }
+
+    @Test
+    void shouldReadOnlyTheExpertsABatchIsRoutedTo() {
+        Transformer mixtral = Presets.get("mixtral-8x7b");
+        DecodeSetup one = new DecodeSetup(1024, 1, 128, WeightFormat.parse("bf16"), Precision.BF16, Precision.BF16, 1);
+        DecodePrediction p = DecodeEstimator.predict(mixtral, one, machine);
+        var counts = mixtral.parameters();
+        double activeWeights = (counts.total() - counts.lookupOnly() - counts.experts() + counts.experts() * 2.0 / 8) * 2;
+        assertEquals(activeWeights, p.weightBytesPerStep(), 1);
+        assertTrue(p.weightBytesPerStep() < counts.total() * 2 * 0.35);
+    }
+
+    @Test
+    void shouldGrowTheKvCacheOnlyOnFullAttentionLayersBeyondTheWindow() {
+        Transformer oss = Presets.get("gpt-oss-20b");
+        DecodeSetup longContext = new DecodeSetup(100_000, 1, 128, WeightFormat.parse("mxfp4"), Precision.BF16, Precision.BF16, 1);
+        DecodePrediction p = DecodeEstimator.predict(oss, longContext, machine);
+        // 12 full layers x 100,000 tokens + 12 sliding layers x 128 tokens, 8 KV heads x 64, K and V, 2 bytes.
+        assertEquals(2.0 * 8 * 64 * (12 * 100_000 + 12 * 128) * 2, p.kvCacheBytesPerStep(), 1);
+    }
+}

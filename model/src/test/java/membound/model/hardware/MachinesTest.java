@@ -1,0 +1,110 @@
+package membound.model.hardware;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import membound.hardware.BadInputException;
+
+class MachinesTest {
+
+    static final Path EXAMPLE_PROFILE = Path.of("..", "results", "profiles", "examples", "dgx-spark-example.json");
+
+    @Test
+    void shouldSeeTheDgxSparkAsOneUnifiedMemoryWithMeasuredCeilingsBesideTheDatasheet() {
+        Machine spark = Machines.datasheet("spark");
+        Device gpu = spark.device();
+        assertTrue(gpu.unifiedMemory());
+        assertEquals(119_700_000_000L, gpu.capacityBytes(), "what CUDA reports, not the 128 GB on the box");
+        Ceiling read = gpu.mainMemory().ceiling(AccessPattern.READ);
+        assertEquals(273e9, read.value(Basis.DATASHEET));
+        assertEquals(232.5e9, read.value(Basis.MEASURED));
+        ComputeCeiling bf16 = gpu.compute().get(Precision.BF16);
+        assertEquals(92.3e12, bf16.attainableGemm().value(Basis.MEASURED));
+        assertEquals(125e12, bf16.peakDense().value(Basis.DATASHEET));
+        assertTrue(bf16.peakDense().source(Basis.DATASHEET).contains("derived"));
+        assertNotNull(spark.link(Link.Kind.NETWORK), "ConnectX-7 to a second Spark");
+    }
+
+    @Test
+    void shouldGiveAnH100ItsNvlinkAsPeerLinkAndTheMeasuredMatmulRate() {
+        Machine h100 = Machines.datasheet("h100");
+        assertEquals(450e9, h100.link(Link.Kind.PEER).bandwidth().value(Basis.DATASHEET));
+        assertEquals(794.5e12, h100.device().compute().get(Precision.BF16).attainableGemm().value(Basis.MEASURED));
+        assertEquals(989.5e12 * 0.78, h100.device().compute().get(Precision.BF16).attainableGemm().value(Basis.DATASHEET), 1e3);
+        assertFalse(h100.device().unifiedMemory());
+        assertNull(h100.host(), "the catalog describes no host CPU for a GPU board");
+    }
+
+    @Test
+    void shouldGiveTheGh200ItsGraceMemoryAsHost() {
+        Machine gh200 = Machines.datasheet("gh200");
+        assertNotNull(gh200.host());
+        assertEquals(512e9, gh200.host().mainMemory().ceiling(AccessPattern.TRIAD).value(Basis.DATASHEET));
+        assertEquals(450e9, gh200.link(Link.Kind.HOST).bandwidth().value(Basis.DATASHEET));
+    }
+
+    @Test
+    void shouldAskForAPeakWhereTheCatalogHasNone() {
+        BadInputException e = assertThrows(BadInputException.class, () -> Machines.datasheet("rtx-5090"));
+        assertTrue(e.getMessage().contains("--peak-flops rtx-5090:bf16="), e.getMessage());
+        Machine given = Machines.datasheet("rtx-5090", Overrides.parse(List.of(), List.of("rtx-5090:bf16=209T")));
+        assertEquals(209e12, given.device().compute().get(Precision.BF16).attainableGemm().value(Basis.MEASURED));
+    }
+
+    @Test
+    void shouldApplyWhatIfBandwidthKeepingThePatternRatios() {
+        Machine profile = Machines.profile(EXAMPLE_PROFILE, "cpu", Overrides.NONE);
+        Machine faster = Machines.profile(EXAMPLE_PROFILE, "cpu", Overrides.parse(List.of("200GB/s"), List.of()));
+        MemoryTier before = profile.device().mainMemory();
+        MemoryTier after = faster.device().mainMemory();
+        assertEquals(200e9, after.ceiling(AccessPattern.READ).value(Basis.MEASURED), 1);
+        assertEquals(before.ceiling(AccessPattern.TRIAD).value(Basis.MEASURED) / before.ceiling(AccessPattern.READ).value(Basis.MEASURED),
+                after.ceiling(AccessPattern.TRIAD).value(Basis.MEASURED) / 200e9, 1e-12);
+    }
+
+    @Test
+    void shouldSuggestCloseCatalogNames() {
+        BadInputException e = assertThrows(BadInputException.class, () -> Machines.datasheet("h1000"));
+        assertTrue(e.getMessage().contains("h100"), e.getMessage());
+    }
+
+    @Test
+    void shouldTrainOnTheProfilesGpuWithItsCpuAsHost() {
+        Machine m = Machines.profile(EXAMPLE_PROFILE, null, Overrides.NONE);
+        assertEquals(Device.Kind.GPU, m.device().kind());
+        assertEquals(232e9, m.device().mainMemory().ceiling(AccessPattern.READ).value(Basis.MEASURED));
+        assertEquals(273e9, m.device().mainMemory().ceiling(AccessPattern.READ).value(Basis.DATASHEET));
+        assertEquals(92.3e12, m.device().compute().get(Precision.BF16).attainableGemm().value(Basis.MEASURED));
+        assertEquals(Device.Kind.CPU, m.host().kind());
+        assertEquals(22.5e9, m.link(Link.Kind.NETWORK).bandwidth().value(Basis.MEASURED), "the imported spark-pair link");
+    }
+
+    @Test
+    void shouldReadCacheTiersAndTheTenantsCurveOfTheProfilesCpu() {
+        Machine cpu = Machines.profile(EXAMPLE_PROFILE, "cpu", Overrides.NONE);
+        List<String> tiers = cpu.device().tiers().stream().map(MemoryTier::name).toList();
+        assertEquals(List.of("L1", "L2", "L3", "DRAM"), tiers);
+        assertNotNull(cpu.tenants());
+        assertEquals(57.0 / 108.0, cpu.tenants().share(2), 1e-12);
+        assertEquals(1.608e12, cpu.device().compute().get(Precision.FP32).peakDense().value(Basis.MEASURED));
+        assertEquals(1.076e12, cpu.device().compute().get(Precision.FP32).attainableGemm().value(Basis.MEASURED));
+    }
+
+    @Test
+    void shouldRejectAnUnknownProfileDevice() {
+        BadInputException e = assertThrows(BadInputException.class, () -> Machines.profile(EXAMPLE_PROFILE, "npu", Overrides.NONE));
+        assertTrue(e.getMessage().startsWith("device must be one of the profile's devices (cpu, gpu): device=npu"), e.getMessage());
+    }
+
+    private static void assertFalse(boolean condition) {
+        assertTrue(!condition);
+    }
+}
