@@ -72,6 +72,17 @@ public final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        ReportFiles.checkWritable(out);
+        String format = spec.commandLine().getParseResult().matchedOptionValue("--format", "text");
+        ReportInput input = input();
+        ReportRenderer.Rendered rendered = ReportRenderer.render(input);
+        ReportFiles.writeNew(out, rendered.files());
+        print(spec.commandLine().getOut(), format, rendered);
+        return 0;
+    }
+
+    /** Everything the report draws, from the parsed command line; checks every option first and writes nothing. */
+    public ReportInput input() {
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
         ReportFiles.checkWritable(out);
         Path profileFile = parsed.matchedOptionValue("--profile", null);
@@ -113,10 +124,7 @@ public final class ReportCommand implements Callable<Integer> {
                     "no workload given: add --model PRESET (or --mlp W0,W1,...) with the options of membound predict "
                             + "to draw the training step", commandLine(parsed), operationsShown);
         }
-        ReportRenderer.Rendered rendered = ReportRenderer.render(input);
-        ReportFiles.writeNew(out, rendered.files());
-        print(spec.commandLine().getOut(), format, rendered);
-        return 0;
+        return input;
     }
 
     /** The command line less report's own option, for predict. */

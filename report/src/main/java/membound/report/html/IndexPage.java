@@ -59,6 +59,10 @@ public final class IndexPage {
             td.value { white-space: nowrap; font-weight: 600; }
             td.src { color: var(--muted); font-size: 12.5px; }
             tr.group th { background: #e6edf5; }
+            table.key col.figure { width: 24%; }
+            table.key col.value { width: 32%; }
+            table.machines td:first-child { min-width: 17em; }
+            span.sub { color: var(--muted); font-size: 12.5px; }
             .warn { border-left: 5px solid var(--warn); background: #fff4ec; padding: 8px 14px; margin: 12px 0; }
             .warn ul { margin: 4px 0; padding-left: 20px; }
             nav ol { columns: 2; margin: 4px 0; }
@@ -171,6 +175,7 @@ public final class IndexPage {
     private static void keyFigures(StringBuilder h, ReportInput input) {
         Profile p = input.profile();
         h.append("<section id=\"key-figures\">\n<h2>Key figures</h2>\n<table class=\"key\">\n")
+                .append("<colgroup><col class=\"figure\"><col class=\"value\"><col></colgroup>\n")
                 .append("<thead><tr><th>Figure</th><th>Value</th><th>Where it comes from</th></tr></thead>\n<tbody>\n");
         TrainingRun run = input.primary();
         if (run != null) {
@@ -281,10 +286,10 @@ public final class IndexPage {
         }
         Distribution d = entry.get().streamBytesPerSecond();
         if (d.p5() != null && d.p95() != null) {
-            return String.format(Locale.ROOT, " (p5\u2013p95 %.1f\u2013%.1f)", d.p5() / 1e9, d.p95() / 1e9);
+            return String.format(Locale.ROOT, " (p5\u2013p95 %.1f\u2013%.1f GB/s)", d.p5() / 1e9, d.p95() / 1e9);
         }
         if (d.worst() != null) {
-            return String.format(Locale.ROOT, " (worst %.1f)", d.worst() / 1e9);
+            return String.format(Locale.ROOT, " (worst of %d runs %.1f GB/s)", d.samples(), d.worst() / 1e9);
         }
         return "";
     }
@@ -331,7 +336,7 @@ public final class IndexPage {
     // ---- machines, operations, ceilings ----
 
     private static void machines(StringBuilder h, ReportInput input) {
-        h.append("<section id=\"machines\">\n<h2>Machines side by side</h2>\n<table>\n<thead><tr><th>Machine</th>")
+        h.append("<section id=\"machines\">\n<h2>Machines side by side</h2>\n<table class=\"machines\">\n<thead><tr><th>Machine</th>")
                 .append("<th class=\"num\">Step, measured</th><th class=\"num\">Step, datasheet</th>")
                 .append("<th class=\"num\">Total time, measured</th><th class=\"num\">Tokens/s, measured</th>")
                 .append("<th class=\"num\">MFU</th><th class=\"num\">Memory-bound</th><th>Fits</th></tr></thead>\n<tbody>\n");
@@ -346,7 +351,7 @@ public final class IndexPage {
             }
             TrainingRun r = o.run();
             h.append("<tr><td title=\"").append(escape(r.machineSource())).append("\">").append(escape(label))
-                    .append("<br><span class=\"src\">").append(escape(r.machineName())).append("</span></td>")
+                    .append("<br><span class=\"sub\">").append(escape(r.machineName())).append("</span></td>")
                     .append(num(Numbers.duration(r.measured().stepSeconds())))
                     .append(num(Numbers.duration(r.datasheet().stepSeconds())))
                     .append(num(Numbers.duration(r.measured().totalSeconds())))
