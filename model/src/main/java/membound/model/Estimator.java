@@ -89,6 +89,22 @@ public final class Estimator {
         return result(plan, Roofline.evaluate(plan.operations(), ceilings), ceilings);
     }
 
+    /**
+     * Any list of operations timed on one basis (for workloads assembled from {@link
+     * membound.model.roofline.OperationList}'s factories or {@link StepPlanner#optimizerStep}): the
+     * roofline of each, in order.
+     */
+    public static List<membound.model.roofline.OperationTime> time(List<Operation> operations, Machine machine,
+                                                                  Basis basis, int tenants) {
+        Ceilings ceilings = Ceilings.of(machine, basis, tenants, machine.link(Link.Kind.PEER) != null
+                ? machine.link(Link.Kind.PEER) : machine.link(Link.Kind.NETWORK));
+        List<membound.model.roofline.OperationTime> times = new ArrayList<>(operations.size());
+        for (Operation op : operations) {
+            times.add(Roofline.time(op, ceilings));
+        }
+        return times;
+    }
+
     /** The operations of one step, for inspection and tests. */
     public static StepPlan plan(Workload workload, TrainingSetup setup, Machine machine) {
         return StepPlanner.plan(workload, setup, machine);

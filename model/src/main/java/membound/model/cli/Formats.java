@@ -68,7 +68,7 @@ final class Formats {
         if (value >= 1e6) {
             return String.format(Locale.ROOT, "%.2f M", value / 1e6);
         }
-        if (value >= 1e4) {
+        if (value >= 1e4 || value == Math.rint(value)) {
             return String.format(Locale.ROOT, "%,.0f", value);
         }
         return String.format(Locale.ROOT, "%.1f", value);

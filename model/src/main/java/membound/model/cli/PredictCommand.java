@@ -49,9 +49,9 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-                "Predicts training time (or decode tokens/s) from measured ceilings with a per-operation roofline.",
-                "Prints the step time by operation class and its memory-bound share, tokens/s, total time, MFU, the",
-                "memory footprint, the same prediction on datasheet figures, and the bandwidth sensitivity.",
+                "Predicts training time (or decode tokens/s) from measured ceilings with a per-operation roofline: "
+                        + "step time by operation class and its memory-bound share, tokens/s, total time, MFU, the "
+                        + "memory footprint, the same prediction on datasheet figures, and the bandwidth sensitivity.",
                 "Formulas and sources: docs/model.md."},
         footer = {"", "Examples:",
                 "  membound predict --model llama-3.1-8b --hardware dgx-spark --finetune lora --tokens 2B",
@@ -117,13 +117,14 @@ public final class PredictCommand implements Callable<Integer> {
     @Option(names = "--precision", paramLabel = "P", description = "Weights, activations and gradients: fp32, bf16, fp16, fp8, fp4.")
     String precision;
 
-    @Option(names = "--weights-precision", paramLabel = "P")
+    @Option(names = "--weights-precision", paramLabel = "P", description = "Weights only (overrides --precision).")
     String weightsPrecision;
 
-    @Option(names = "--activations-precision", paramLabel = "P")
+    @Option(names = "--activations-precision", paramLabel = "P",
+            description = "Activations, and the precision GEMMs compute in (fp8: FP8 GEMMs).")
     String activationsPrecision;
 
-    @Option(names = "--gradients-precision", paramLabel = "P")
+    @Option(names = "--gradients-precision", paramLabel = "P", description = "Gradients only.")
     String gradientsPrecision;
 
     @Option(names = "--optimizer-precision", paramLabel = "P", description = "Optimizer states (default fp32).")
@@ -158,13 +159,13 @@ public final class PredictCommand implements Callable<Integer> {
     @Option(names = "--offload", paramLabel = "WHAT", description = "none, optimizer, weights or both.")
     String offload = "none";
 
-    @Option(names = "--data-parallel", paramLabel = "N")
+    @Option(names = "--data-parallel", paramLabel = "N", description = "Data-parallel replicas (default 1).")
     int dataParallel = 1;
 
-    @Option(names = "--tensor-parallel", paramLabel = "N")
+    @Option(names = "--tensor-parallel", paramLabel = "N", description = "Tensor-parallel degree; must divide the heads.")
     int tensorParallel = 1;
 
-    @Option(names = "--pipeline-parallel", paramLabel = "N")
+    @Option(names = "--pipeline-parallel", paramLabel = "N", description = "Pipeline stages; must divide the layers.")
     int pipelineParallel = 1;
 
     @Option(names = "--zero", paramLabel = "STAGE", description = "ZeRO stage 0-3 over the data-parallel replicas.")

@@ -20,4 +20,26 @@ public record ComputeCeiling(Precision precision, Ceiling peakDense, Ceiling att
     public boolean hasSparse() {
         return peakSparse != null;
     }
+
+    /**
+     * What-if {@code --peak-flops}: the attainable GEMM rate becomes {@code flopsPerSecond} on both
+     * bases, the dense peak (MFU's denominator) the larger of the old peak and that rate.
+     *
+     * @param old the ceiling replaced, or null when the device had none in this precision
+     */
+    public static ComputeCeiling whatIf(ComputeCeiling old, Precision precision, double flopsPerSecond) {
+        String why = "set on the command line: --peak-flops " + precision.label() + "="
+                + membound.hardware.units.Units.formatFlops(flopsPerSecond);
+        Ceiling attainable = new Ceiling(flopsPerSecond, why, flopsPerSecond, why);
+        if (old == null) {
+            return new ComputeCeiling(precision, attainable, attainable, null);
+        }
+        double datasheet = old.peakDense().value(Basis.DATASHEET);
+        double measured = old.peakDense().value(Basis.MEASURED);
+        Ceiling peak = new Ceiling(Math.max(flopsPerSecond, datasheet),
+                flopsPerSecond > datasheet ? why : old.peakDense().source(Basis.DATASHEET),
+                Math.max(flopsPerSecond, measured),
+                flopsPerSecond > measured ? why : old.peakDense().source(Basis.MEASURED));
+        return new ComputeCeiling(precision, peak, attainable, old.peakSparse());
+    }
 }

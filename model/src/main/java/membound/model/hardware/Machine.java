@@ -74,24 +74,13 @@ public record Machine(String id, String name, String source, Device device, Devi
         return withDevice(device.withTiers(tiers), "main-memory bandwidth " + why);
     }
 
-    /**
-     * What-if {@code --peak-flops bf16=92T}: the rate GEMMs attain in that precision becomes the
-     * given figure on both bases; the dense peak (MFU's denominator) becomes the larger of the old
-     * peak and the new figure.
-     */
+    /** What-if {@code --peak-flops bf16=92T}, as {@link ComputeCeiling#whatIf} describes it. */
     public Machine withPeakFlops(Precision precision, double flopsPerSecond) {
-        String why = "set on the command line: --peak-flops " + precision.label() + "=" + Units.formatFlops(flopsPerSecond);
         Map<Precision, ComputeCeiling> compute = new EnumMap<>(Precision.class);
         compute.putAll(device.compute());
-        ComputeCeiling old = compute.get(precision);
-        Ceiling attainable = new Ceiling(flopsPerSecond, why, flopsPerSecond, why);
-        Ceiling peak = old == null ? attainable
-                : new Ceiling(Math.max(flopsPerSecond, old.peakDense().value(Basis.DATASHEET)),
-                        flopsPerSecond > old.peakDense().value(Basis.DATASHEET) ? why : old.peakDense().source(Basis.DATASHEET),
-                        Math.max(flopsPerSecond, old.peakDense().value(Basis.MEASURED)),
-                        flopsPerSecond > old.peakDense().value(Basis.MEASURED) ? why : old.peakDense().source(Basis.MEASURED));
-        compute.put(precision, new ComputeCeiling(precision, peak, attainable, old == null ? null : old.peakSparse()));
-        return withDevice(device.withCompute(compute), "peak " + why);
+        compute.put(precision, ComputeCeiling.whatIf(compute.get(precision), precision, flopsPerSecond));
+        return withDevice(device.withCompute(compute), "peak " + precision.label() + " set on the command line: "
+                + Units.formatFlops(flopsPerSecond));
     }
 
     public Machine withDevice(Device replaced, String note) {

@@ -403,21 +403,7 @@ public final class Machines {
 
     private static void applyPeakOverrides(Map<Precision, ComputeCeiling> compute, Map<Precision, Double> overrides) {
         for (Map.Entry<Precision, Double> o : overrides.entrySet()) {
-            Precision p = o.getKey();
-            String why = "set on the command line: --peak-flops " + p.label() + "="
-                    + membound.hardware.units.Units.formatFlops(o.getValue());
-            ComputeCeiling old = compute.get(p);
-            Ceiling attainable = new Ceiling(o.getValue(), why, o.getValue(), why);
-            Ceiling peak = attainable;
-            if (old != null) {
-                double oldDatasheet = old.peakDense().value(Basis.DATASHEET);
-                double oldMeasured = old.peakDense().value(Basis.MEASURED);
-                peak = new Ceiling(Math.max(o.getValue(), oldDatasheet),
-                        o.getValue() > oldDatasheet ? why : old.peakDense().source(Basis.DATASHEET),
-                        Math.max(o.getValue(), oldMeasured),
-                        o.getValue() > oldMeasured ? why : old.peakDense().source(Basis.MEASURED));
-            }
-            compute.put(p, new ComputeCeiling(p, peak, attainable, old == null ? null : old.peakSparse()));
+            compute.put(o.getKey(), ComputeCeiling.whatIf(compute.get(o.getKey()), o.getKey(), o.getValue()));
         }
     }
 

@@ -138,6 +138,16 @@ public final class StepPlanner {
     }
 
     /**
+     * The optimizer step alone for {@code parameters} trainable parameters on one device, as
+     * {@link #plan} lists it: for a benchmark that times only an optimizer (membound validate).
+     */
+    public static List<Operation> optimizerStep(TrainingSetup setup, double parameters) {
+        List<Operation> ops = new ArrayList<>(3);
+        optimizer(setup, parameters, false, ops);
+        return ops;
+    }
+
+    /**
      * The optimizer step: global-norm gradient clipping (a read of every gradient), the update
      * (reads and writes weights or master weights, gradients and states), and zeroing the gradient
      * buffer for the next step. Runs on the host when the optimizer is offloaded.
