@@ -32,11 +32,13 @@ width=1400
 if [ $# -ge 3 ]; then
   height=$3
 else
-  # Charts are 580 px high at the page width of 1060 px (about 700 px with title and caption); table rows
-  # about 30 px; generous, since white space below the page costs nothing and a cut page hides content.
+  # A headless screenshot is one window, so the window must be as tall as the page: a chart with its
+  # heading and caption takes about 820 px, a table row up to 60 px (sources wrap), a list item 12 px.
+  # Generous on purpose: blank space below the page costs nothing, a cut page hides what it cut.
   figures=$(grep -c '<figure' "$index" || true)
   rows=$(grep -c '<tr' "$index" || true)
-  height=$(( 1200 + figures * 900 + rows * 40 ))
+  items=$(grep -c '<li' "$index" || true)
+  height=$(( 1200 + figures * 900 + rows * 60 + items * 12 ))
 fi
 
 profile_dir=$(mktemp -d)

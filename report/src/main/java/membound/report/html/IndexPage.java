@@ -55,13 +55,14 @@ public final class IndexPage {
             table { border-collapse: collapse; width: 100%; margin: 6px 0 10px; font-size: 14px; }
             th, td { text-align: left; vertical-align: top; padding: 5px 8px; border-bottom: 1px solid var(--rule); }
             th { background: #f1f4f8; font-weight: 600; }
-            td.num, th.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
-            td.value { white-space: nowrap; font-weight: 600; }
+            td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+            td.num { white-space: nowrap; }
+            td.value { font-weight: 600; }
             td.src { color: var(--muted); font-size: 12.5px; }
             tr.group th { background: #e6edf5; }
             table.key col.figure { width: 24%; }
             table.key col.value { width: 32%; }
-            table.machines td:first-child { min-width: 17em; }
+            table.machines td:first-child { width: 30%; }
             span.sub { color: var(--muted); font-size: 12.5px; }
             .warn { border-left: 5px solid var(--warn); background: #fff4ec; padding: 8px 14px; margin: 12px 0; }
             .warn ul { margin: 4px 0; padding-left: 20px; }
