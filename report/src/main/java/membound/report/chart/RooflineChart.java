@@ -133,13 +133,14 @@ public final class RooflineChart {
         }
         XYPlot plot = new XYPlot(data, null, null, renderer);
         if (run != null) {
-            XYSeries memory = new XYSeries("operations, memory-bound", false, true);
-            XYSeries compute = new XYSeries("operations, compute-bound", false, true);
+            long memoryBound = points.stream().filter(op -> op.bound().equals("memory")).count();
+            XYSeries memory = new XYSeries("operations, memory-bound (" + memoryBound + " of " + run.operations().size() + ")",
+                    false, true);
+            XYSeries compute = new XYSeries("operations, compute-bound (" + (points.size() - memoryBound) + " of "
+                    + run.operations().size() + ")", false, true);
             for (OperationRow op : points) {
                 (op.bound().equals("memory") ? memory : compute).add(op.arithmeticIntensity().doubleValue(), op.flops() / op.seconds() / unit);
             }
-            memory.setKey("operations, memory-bound (" + memory.getItemCount() + " of " + run.operations().size() + ")");
-            compute.setKey("operations, compute-bound (" + compute.getItemCount() + " of " + run.operations().size() + ")");
             int m = data.getSeriesCount();
             data.addSeries(memory);
             data.addSeries(compute);

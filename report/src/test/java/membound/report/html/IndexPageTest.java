@@ -10,7 +10,6 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
-import membound.report.ReportInput;
 import membound.report.ReportRenderer;
 import membound.report.Reports;
 import membound.report.TrainingRun;
@@ -106,7 +105,4 @@ class IndexPageTest {
         assertEquals("13.2 days", Numbers.duration(13.2 * 86400));
     }
 
-    static ReportInput input() {
-        return Reports.exampleInput();
-    }
 }
