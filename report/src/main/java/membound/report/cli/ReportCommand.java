@@ -51,8 +51,9 @@ import picocli.CommandLine.Option;
                         + "charts are drawn. A chart the profile has no data for is left out and the page says why.",
                 "What each chart shows: docs/report.md."},
         footer = {"", "Examples:",
-                "  membound report --profile results/profiles/latest.json --out report-spark",
-                "  membound report --profile latest --model llama-3.1-8b --finetune lora --compare gh200,h100 --out r1"})
+                "  membound report --profile results/profiles/HOST-yyyyMMddTHHmmssZ.json --out report-spark",
+                "  membound report --profile results/profiles/examples/dgx-spark-example.json --model llama-3.1-8b \\",
+                "      --finetune lora --compare gh200,h100 --out report-llama"})
 public final class ReportCommand implements Callable<Integer> {
 
     /** Sweep points: bandwidth from 1/4 to 4 times the measured one, four points per doubling. */
