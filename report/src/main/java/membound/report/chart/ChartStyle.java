@@ -64,6 +64,9 @@ public final class ChartStyle {
     /** Datasheet (nominal) figures are dashed everywhere, so "promised" never looks like "measured". */
     static final Stroke DASHED = new BasicStroke(2.0f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f,
             new float[] {8f, 6f}, 0f);
+    /** A ceiling the model used that the profile does not hold: neither measured nor a datasheet line of it. */
+    static final Stroke DOTTED = new BasicStroke(2.0f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 10f,
+            new float[] {1f, 5f}, 0f);
     static final Stroke MARKER = new BasicStroke(1.0f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10f,
             new float[] {3f, 3f}, 0f);
 

@@ -23,6 +23,7 @@ import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
 
 import membound.model.OperationRow;
+import membound.model.roofline.CeilingLine;
 import membound.profile.Access;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
@@ -70,8 +71,21 @@ public final class RooflineChart {
         return "roofline-" + device.id();
     }
 
-    record Roof(String label, double value, boolean nominal, Paint paint, String source) {
+    /** Where a roof's figure comes from, which sets how it is drawn. */
+    enum Kind {
+        /** In the profile as measured (or imported): solid. */
+        MEASURED,
+        /** In the profile as a datasheet figure: dashed. */
+        NOMINAL,
+        /** Not in the profile, but a ceiling the model gave operations of this device: dotted. */
+        MODEL
     }
+
+    record Roof(String label, double value, Kind kind, Paint paint, String source) {
+    }
+
+    /** Two rates this close are the same ceiling (the model's figures are the profile's, rounded through JSON). */
+    private static final double SAME_CEILING = 0.02;
 
     /**
      * @param run the prediction, when it ran on this device (its operations are drawn); null otherwise
@@ -79,12 +93,12 @@ public final class RooflineChart {
     public static Figure of(Profile profile, Device device, TrainingRun run) {
         String title = "Roofline: " + device.name();
         List<Roof> bandwidths = bandwidthRoofs(profile, device);
-        List<Roof> computes = computeRoofs(profile, device);
+        List<Roof> profileComputes = computeRoofs(profile, device);
         if (bandwidths.isEmpty()) {
             return new Figure.Omitted(stem(device), title, "device " + device.id()
                     + " has no bandwidth ceiling (levels[] is empty) and no nominal memory bandwidth");
         }
-        if (computes.isEmpty()) {
+        if (profileComputes.isEmpty()) {
             return new Figure.Omitted(stem(device), title, "device " + device.id()
                     + " has no compute ceiling (compute[] is empty) and no known nominal peak: a roofline needs a roof");
         }
@@ -98,6 +112,13 @@ public final class RooflineChart {
                     notDrawn++;
                 }
             }
+        }
+        List<Roof> computes = new ArrayList<>(profileComputes);
+        int profileBandwidths = bandwidths.size();
+        if (run != null) {
+            computes.addAll(modelRoofs(run, profileComputes, points));
+            bandwidths = new ArrayList<>(bandwidths);
+            bandwidths.addAll(modelDiagonals(run, bandwidths, points));
         }
         double maxCompute = computes.stream().mapToDouble(Roof::value).max().orElseThrow();
         double maxBandwidth = bandwidths.stream().mapToDouble(Roof::value).max().orElseThrow();
@@ -121,14 +142,14 @@ public final class RooflineChart {
             double ridge = Math.min(xHigh, maxCompute / b.value());
             s.add(xLow, b.value() * xLow / unit);
             s.add(ridge, b.value() * ridge / unit);
-            add(data, renderer, s, b.paint(), b.nominal());
+            add(data, renderer, s, b.paint(), b.kind());
             sources.add(b.label() + ": " + b.source());
         }
         for (Roof c : computes) {
             XYSeries s = new XYSeries(c.label(), false, true);
             s.add(c.value() / maxBandwidth, c.value() / unit);
             s.add(xHigh, c.value() / unit);
-            add(data, renderer, s, c.paint(), c.nominal());
+            add(data, renderer, s, c.paint(), c.kind());
             sources.add(c.label() + ": " + c.source());
         }
         XYPlot plot = new XYPlot(data, null, null, renderer);
@@ -162,10 +183,18 @@ public final class RooflineChart {
         x.setRange(xLow, xHigh);
         LogAxis y = ChartStyle.decimalLogAxis("attainable rate (" + unitName + ")");
         double yLow = minBandwidth * xLow / unit;
+        double yHigh = maxCompute / unit;
+        int aboveEveryRoof = 0;
         for (OperationRow op : points) {
-            yLow = Math.min(yLow, op.flops() / op.seconds() / unit);
+            double rate = op.flops() / op.seconds();
+            yLow = Math.min(yLow, rate / unit);
+            yHigh = Math.max(yHigh, rate / unit);
+            if (rate > maxCompute * (1 + SAME_CEILING)) {
+                aboveEveryRoof++;
+            }
         }
-        ChartStyle.logRange(y, yLow, maxCompute / unit, 2.5);
+        // Never clip a point: the range takes the operations in as well as the roofs.
+        ChartStyle.logRange(y, yLow, yHigh, 2.5);
         labelRoofs(plot, computes, unit, xHigh, Math.log10(y.getUpperBound() / y.getLowerBound()));
         plot.setDomainAxis(x);
         plot.setRangeAxis(y);
@@ -188,17 +217,75 @@ public final class RooflineChart {
             }
             caption.append(" Operations that use another access pattern (copy, triad) or a fused-attention rate sit below "
                     + "the line drawn for their level.");
+            if (computes.size() > profileComputes.size() || bandwidths.size() > profileBandwidths) {
+                caption.append(" Dotted lines are ceilings the model used for this device that the profile does not "
+                        + "hold, such as a what-if from the command line (the table of ceilings the prediction used "
+                        + "gives their source).");
+            }
+            if (aboveEveryRoof > 0) {
+                caption.append(String.format(Locale.ROOT, " %d operation%s above every roof: the model gave %s a rate "
+                        + "no ceiling here shows.", aboveEveryRoof, aboveEveryRoof == 1 ? " sits" : "s sit",
+                        aboveEveryRoof == 1 ? "it" : "them"));
+            }
         }
         return new Figure.Drawn(stem(device), title, caption.toString(), sources, chart);
     }
 
-    private static void add(XYSeriesCollection data, XYLineAndShapeRenderer renderer, XYSeries s, Paint paint,
-                            boolean nominal) {
+    private static void add(XYSeriesCollection data, XYLineAndShapeRenderer renderer, XYSeries s, Paint paint, Kind kind) {
         int i = data.getSeriesCount();
         data.addSeries(s);
         renderer.setSeriesPaint(i, paint);
-        renderer.setSeriesStroke(i, nominal ? ChartStyle.DASHED : ChartStyle.LINE);
+        renderer.setSeriesStroke(i, switch (kind) {
+            case MEASURED -> ChartStyle.LINE;
+            case NOMINAL -> ChartStyle.DASHED;
+            case MODEL -> ChartStyle.DOTTED;
+        });
         renderer.setSeriesShapesVisible(i, false);
+    }
+
+    /**
+     * The compute ceilings the model gave this device's operations that the profile does not hold (a
+     * derived peak, a catalog figure, a what-if), so that no point floats above every roof unexplained.
+     */
+    static List<Roof> modelRoofs(TrainingRun run, List<Roof> drawn, List<OperationRow> points) {
+        List<Roof> roofs = new ArrayList<>();
+        for (CeilingLine line : run.measuredCeilings()) {
+            if (!"FLOP/s".equals(line.unit())) {
+                continue;
+            }
+            boolean inProfile = drawn.stream().anyMatch(r -> same(r.value(), line.value()));
+            boolean reached = points.stream().anyMatch(op -> op.bound().equals("compute")
+                    && same(op.flops() / op.seconds(), line.value()));
+            boolean listed = roofs.stream().anyMatch(r -> same(r.value(), line.value()));
+            if (!inProfile && reached && !listed) {
+                roofs.add(new Roof(line.ceiling() + " " + ChartStyle.flops(line.value()) + " (model; not in the profile)",
+                        line.value(), Kind.MODEL, ChartStyle.GREY, "the model's ceiling for this device: " + line.source()));
+            }
+        }
+        return roofs;
+    }
+
+    /** The same for bandwidth: a diagonal the model's memory-bound operations sit on that the profile has not. */
+    static List<Roof> modelDiagonals(TrainingRun run, List<Roof> drawn, List<OperationRow> points) {
+        List<Roof> roofs = new ArrayList<>();
+        for (CeilingLine line : run.measuredCeilings()) {
+            if (!"B/s".equals(line.unit()) || line.ceiling().startsWith("link")) {
+                continue;
+            }
+            boolean inProfile = drawn.stream().anyMatch(r -> same(r.value(), line.value()));
+            boolean reached = points.stream().anyMatch(op -> op.bound().equals("memory")
+                    && same(op.flops() / op.seconds() / op.arithmeticIntensity(), line.value()));
+            boolean listed = roofs.stream().anyMatch(r -> same(r.value(), line.value()));
+            if (!inProfile && reached && !listed) {
+                roofs.add(new Roof(line.ceiling() + " " + ChartStyle.bandwidth(line.value()) + " (model; not in the profile)",
+                        line.value(), Kind.MODEL, ChartStyle.GREY, "the model's ceiling for this device: " + line.source()));
+            }
+        }
+        return roofs;
+    }
+
+    private static boolean same(double a, double b) {
+        return Math.abs(a - b) <= SAME_CEILING * Math.max(a, b);
     }
 
     /**
@@ -264,12 +351,12 @@ public final class RooflineChart {
             Optional<LevelCeiling> chosen = ACCESS_PREFERENCE.stream().map(a -> device.ceiling(level, a))
                     .flatMap(Optional::stream).findFirst();
             chosen.ifPresent(c -> roofs.add(new Roof(String.format(Locale.ROOT, "%s %s %s (%s)", level, c.access(),
-                    ChartStyle.bandwidth(c.bytesPerSecond()), c.statistic()), c.bytesPerSecond(), false,
-                    LEVEL_COLORS.get(level), c.statistic() + (c.bandwidthId() != null ? " of bandwidth entry " + c.bandwidthId() : "")
+                    ChartStyle.bandwidth(c.bytesPerSecond()), c.statistic()), c.bytesPerSecond(),
+                    Kind.MEASURED, LEVEL_COLORS.get(level), c.statistic() + (c.bandwidthId() != null ? " of bandwidth entry " + c.bandwidthId() : "")
                     + ", " + Provenances.describe(c.provenance()))));
         }
         profile.nominal().memoryBandwidthOf(device.id()).ifPresent(n -> roofs.add(new Roof(
-                "DRAM nominal " + ChartStyle.bandwidth(n.bytesPerSecond()) + " (datasheet)", n.bytesPerSecond(), true,
+                "DRAM nominal " + ChartStyle.bandwidth(n.bytesPerSecond()) + " (datasheet)", n.bytesPerSecond(), Kind.NOMINAL,
                 LEVEL_COLORS.get(MemoryLevel.DRAM), Provenances.describe(n.provenance()))));
         return roofs;
     }
@@ -290,7 +377,7 @@ public final class RooflineChart {
                 colors.putIfAbsent(p, paint);
                 String what = kind == ComputeEntry.Kind.GEMM ? "GEMM" : "FMA peak";
                 roofs.add(new Roof(String.format(Locale.ROOT, "%s %s %s", p, what, ChartStyle.flops(e.flopsPerSecond().typical())),
-                        e.flopsPerSecond().typical(), false, paint, statistic(e) + " of compute entry " + e.id()
+                        e.flopsPerSecond().typical(), Kind.MEASURED, paint, statistic(e) + " of compute entry " + e.id()
                         + (e.matrixSize() != null ? " (n=" + e.matrixSize() + ")" : "") + ", " + Provenances.describe(e.provenance())));
             }
         }
@@ -300,7 +387,8 @@ public final class RooflineChart {
             }
             Paint paint = colors.getOrDefault(n.precision(), ChartStyle.GREY);
             roofs.add(new Roof(String.format(Locale.ROOT, "%s nominal %s (datasheet, dense)", n.precision(),
-                    ChartStyle.flops(n.flopsPerSecond())), n.flopsPerSecond(), true, paint, Provenances.describe(n.provenance())));
+                    ChartStyle.flops(n.flopsPerSecond())), n.flopsPerSecond(), Kind.NOMINAL, paint,
+                    Provenances.describe(n.provenance())));
         }
         return roofs;
     }
