@@ -124,7 +124,7 @@ public final class RooflineChart {
         double maxBandwidth = bandwidths.stream().mapToDouble(Roof::value).max().orElseThrow();
         double minBandwidth = bandwidths.stream().mapToDouble(Roof::value).min().orElseThrow();
         double lowIntensity = 0.1;
-        double highIntensity = 4 * maxCompute / minBandwidth;
+        double highIntensity = 2 * maxCompute / minBandwidth;
         for (OperationRow op : points) {
             lowIntensity = Math.min(lowIntensity, op.arithmeticIntensity());
             highIntensity = Math.max(highIntensity, op.arithmeticIntensity() * 2);
