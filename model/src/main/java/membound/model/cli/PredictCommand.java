@@ -262,6 +262,7 @@ public final class PredictCommand implements Callable<Integer> {
         } else {
             Report.compareTraining(out, workload, setup, results);
         }
+        if (format.equals("text")) { out.println("\ncharts and a page of this: membound report --profile " + (profile != null ? profile : "PROFILE") + " <same options> --out NEW_DIR"); }
         return 0;
     }
 
