@@ -22,6 +22,7 @@ import membound.model.hardware.Machine;
 import membound.model.hardware.Machines;
 import membound.model.hardware.Overrides;
 import membound.profile.Profile;
+import membound.profile.ProfileDirectory;
 import membound.profile.ProfileJson;
 import membound.report.MachineOutcome;
 import membound.report.ReportFiles;
@@ -86,7 +87,8 @@ public final class ReportCommand implements Callable<Integer> {
     public ReportInput input() {
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
         ReportFiles.checkWritable(out);
-        Path profileFile = parsed.matchedOptionValue("--profile", null);
+        String profileReference = parsed.matchedOptionValue("--profile", null);
+        Path profileFile = profileReference == null ? null : ProfileDirectory.repositoryDefault().resolve(profileReference);
         if (profileFile == null) {
             throw new BadInputException("profile must be given: --profile PATH (a profile membound calibrate wrote, "
                     + "or results/profiles/examples/dgx-spark-example.json)");
