@@ -94,6 +94,58 @@ class PredictCommandTest {
         assertEquals(0, r.status(), r.both());
     }
 
+    /**
+     * Two DGX Sparks joined by their ConnectX-7 port: nccl-tests' all_reduce_perf over the pair, imported
+     * into the Spark's profile as link spark-pair, sets the time of the data-parallel gradient all-reduce.
+     */
+    @Test
+    void twoSparksTrainDataParallelOverTheLinkBandwidthImportedFromNcclTests() throws Exception {
+        Path nccl = TestProfiles.localFixture("nccl-tests-2.17.1-all_reduce_perf-2x-gb10-synthetic.txt");
+        Path pair = dir.resolve("spark-pair.json");
+        Run imported = run("import", "--format", "nccl-tests", nccl.toString(), "--into", TestProfiles.example().toString(),
+                "--link", "spark-pair", "--output", pair.toString());
+        assertEquals(0, imported.status(), imported.both());
+        double linkBytesPerSecond = membound.profile.ProfileJson.read(pair).link("spark-pair").orElseThrow()
+                .bandwidthBytesPerSecond().typical();
+        assertEquals(22.07e9, linkBytesPerSecond, 0.01e9, "busbw of the four largest all-reduces, not the example's "
+                + "22.5 GB/s nor the datasheet's 25 GB/s");
+
+        String[] predict = {"predict", "--profile", pair.toString(), "--data-parallel", "2", "--link", "spark-pair",
+                "--model", "llama-3.1-8b", "--finetune", "lora", "--tokens", "100M"};
+        Run text = run(predict);
+        assertEquals(0, text.status(), text.both());
+        assertTrue(text.out().contains("devices talk over: spark-pair (network, gpu to peer)\n"
+                + "  measured 22.1 GB/s per direction: imported: nccl-tests 2.17.1 output, file " + nccl), text.both());
+        assertTrue(text.out().contains("  datasheet 25.0 GB/s per direction: NVIDIA DGX Spark"), text.both());
+        assertTrue(text.out().contains("2 devices (data 2 x tensor 1 x pipeline 1, ZeRO 0)"), text.both());
+
+        String[] asJson = java.util.Arrays.copyOf(predict, predict.length + 2);
+        asJson[predict.length] = "--format";
+        asJson[predict.length + 1] = "json";
+        Run json = run(asJson);
+        assertEquals(0, json.status(), json.both());
+        JsonNode root = new ObjectMapper().readTree(json.out());
+        JsonNode allReduce = null;
+        for (JsonNode op : root.path("operations")) {
+            if (op.path("name").asText().equals("data-parallel gradient all-reduce")) {
+                allReduce = op;
+            }
+        }
+        assertTrue(allReduce != null, json.both());
+        double bf16GradientBytes = 2 * root.path("trainableParameters").asDouble();
+        assertEquals(2.0 * (2 - 1) / 2 * bf16GradientBytes, allReduce.path("linkBytes").asDouble(), 1,
+                "a ring all-reduce over 2 nodes sends 2(n-1)/n of the gradients");
+        assertEquals(allReduce.path("linkBytes").asDouble() / linkBytesPerSecond, allReduce.path("seconds").asDouble(),
+                1e-9, "the all-reduce takes the bytes over the imported bandwidth");
+
+        Run single = run("predict", "--profile", pair.toString(), "--model", "llama-3.1-8b", "--finetune", "lora",
+                "--format", "json");
+        assertTrue(!single.out().contains("gradient all-reduce"), "one Spark has nothing to all-reduce\n" + single.both());
+        assertBadInput(run("predict", "--profile", pair.toString(), "--data-parallel", "2", "--link", "spark-trio",
+                "--model", "llama-3.1-8b"), "membound: link must be one of the machine's links (c2c, spark-pair): "
+                + "link=spark-trio");
+    }
+
     // ---- bad input: one line, exit status 2 ----
 
     @Test

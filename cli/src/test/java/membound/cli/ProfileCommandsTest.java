@@ -208,6 +208,7 @@ class ProfileCommandsTest {
             new ProfileStore(fleet.resolve("node-" + node)).save(p);
         }
         Run text = ok("fleet", fleet.toString());
+        assertTrue(text.out().contains("nodes: node-1, node-2, node-3, node-4\n"), text.both());
         assertTrue(text.out().contains("stands out: node-3"), text.both());
         assertTrue(text.out().contains("node-3 -20.0%"), text.both());
         Run json = ok("fleet", fleet.toString(), "--format", "json", "--figure", "cpu/ceiling/DRAM/triad");
@@ -223,11 +224,26 @@ class ProfileCommandsTest {
                 TestProfiles.exampleProfile(), "node-5"), Map.of("mode", "quick"), "2025-12-01T00:00:00Z"));
         Run refused = run("fleet", fleet.toString());
         assertEquals(2, refused.exit(), refused.both());
-        assertTrue(refused.err().startsWith("membound: fleet profiles must share measurement settings (pass "
-                + "--mixed-settings to summarize them anyway): mode differs (quick: node-5-20251201T000000Z.json / "
+        assertTrue(refused.err().startsWith("membound: fleet profiles must share measurement settings, or the "
+                + "spread would be the settings' and not the nodes' (pass --mixed-settings to summarize them anyway): "
+                + "mode differs (quick: node-5-20251201T000000Z.json / "
                 + "standard: "), refused.both());
         Run mixed = ok("fleet", fleet.toString(), "--mixed-settings");
         assertTrue(mixed.out().contains("MIXED SETTINGS: mode differs"), mixed.both());
+    }
+
+    @Test
+    void fleetOfSmokeProfilesSaysTheirFiguresAreNotCeilings() throws IOException {
+        Path fleet = dir.resolve("smoke-fleet");
+        for (String node : List.of("gpu-01", "gpu-02")) {
+            new ProfileStore(fleet.resolve(node)).save(TestProfiles.withSettings(TestProfiles.withHost(
+                    TestProfiles.exampleProfile(), node), Map.of("mode", "smoke"), "2025-12-01T00:00:00Z"));
+        }
+        Run text = ok("fleet", fleet.toString());
+        assertTrue(text.out().startsWith("fleet of 2 nodes in " + fleet + ";"), text.both());
+        assertTrue(text.out().contains("nodes: gpu-01, gpu-02\n"), text.both());
+        assertTrue(text.out().contains("smoke profiles (calibrate --smoke)"), text.both());
+        assertTrue(text.out().contains("no node stands out"), text.both());
     }
 
     /** The bad-input catalogue: each is one line on stderr, exit status 2, and nothing written. */

@@ -212,6 +212,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         s.append("next: membound show ").append(outcome.profileFile()).append("\n      membound predict --profile ")
                 .append(outcome.profileFile()).append(" --model llama-3.1-8b\n");
+        s.append("charts and a page of this profile: membound report --profile ").append(outcome.profileFile())
+                .append(" [--model PRESET ...] --out NEW_DIR\n");
         return s.toString();
     }
 }

@@ -2,6 +2,7 @@ package membound.calibrator.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -69,6 +70,11 @@ public final class FleetCommand implements Callable<Integer> {
                 f.threshold() * 100));
         s.append("settings: ").append(String.join(", ", f.settings().entrySet().stream()
                 .map(e -> e.getKey() + "=" + e.getValue()).toList())).append('\n');
+        s.append("nodes: ").append(nodeNames(f.nodes())).append('\n');
+        if ("smoke".equals(f.settings().get("mode"))) {
+            s.append("smoke profiles (calibrate --smoke): tiny working sets and one short iteration check the "
+                    + "machinery; their figures are not the nodes' ceilings\n");
+        }
         if (!f.mixedSettings().isEmpty()) {
             f.mixedSettings().forEach((k, v) -> s.append("MIXED SETTINGS: ").append(k).append(" differs (").append(v)
                     .append(")\n"));
@@ -104,4 +110,13 @@ public final class FleetCommand implements Callable<Integer> {
         }
         return s.toString().replace("\r\n", "\n");
     }
+
+    /** The first {@value #NODES_LISTED} node names, then how many more. */
+    static String nodeNames(List<Fleet.Node> nodes) {
+        String listed = String.join(", ", nodes.stream().limit(NODES_LISTED).map(Fleet.Node::name).toList());
+        return nodes.size() <= NODES_LISTED ? listed : listed + " and " + (nodes.size() - NODES_LISTED) + " more";
+    }
+
+    /** A fleet of hundreds of nodes lists its standouts by name, not every node. */
+    static final int NODES_LISTED = 16;
 }

@@ -94,7 +94,7 @@ public record Fleet(String directory, double threshold, List<Node> nodes, List<S
     public record Member(Path file, Profile profile) {
     }
 
-    /** Reads every profile file under {@code directory} (two levels deep: one folder per node is fine). */
+    /** Reads every profile file under {@code directory} (three levels deep: one folder per node is fine). */
     public static List<Member> read(Path directory) {
         if (!Files.isDirectory(directory)) {
             throw new BadInputException("fleet directory must be an existing directory: directory=" + directory);
@@ -137,8 +137,9 @@ public record Fleet(String directory, double threshold, List<Node> nodes, List<S
         List<Member> used = new ArrayList<>(byNode.values());
         SortedMap<String, String> differing = differingSettings(used);
         if (!differing.isEmpty() && !allowMixedSettings) {
-            throw new BadInputException("fleet profiles must share measurement settings (pass --mixed-settings to "
-                    + "summarize them anyway): " + differing.entrySet().stream().limit(4)
+            throw new BadInputException("fleet profiles must share measurement settings, or the spread would be the "
+                    + "settings' and not the nodes' (pass --mixed-settings to summarize them anyway): "
+                    + differing.entrySet().stream().limit(4)
                     .map(e -> e.getKey() + " differs (" + e.getValue() + ")").collect(Collectors.joining("; ")));
         }
         SortedMap<String, String> shared = sharedSettings(used);

@@ -48,7 +48,7 @@ import membound.profile.ScalingCurve;
  */
 final class ProfileBuilder {
 
-    /** A figure whose pass times vary more than this (std/mean) is flagged noisy, never silently averaged. */
+    /** A figure whose rates vary more than this (std/mean over passes) is flagged noisy, never silently averaged. */
     static final double NOISY_COEFFICIENT_OF_VARIATION = 0.10;
 
     static final String CPU = "cpu";
@@ -90,13 +90,13 @@ final class ProfileBuilder {
                 StreamResult stream = StreamResult.of(result);
                 BandwidthEntry entry = bandwidthEntry(stream, settings);
                 bandwidth.add(entry);
-                quality = flagIfNoisy(quality, entry.id(), stream.passTimes().coefficientOfVariation());
+                quality = flagIfNoisy(quality, entry.id(), entry.streamBytesPerSecond());
             } else if (LatencyResult.isLatency(result)) {
                 latency.add(latencyEntry(LatencyResult.of(result), settings));
             } else if (ComputeResult.isCompute(result)) {
-                ComputeResult figure = ComputeResult.of(result);
-                compute.add(computeEntry(figure, settings));
-                quality = flagIfNoisy(quality, computeId(figure), figure.passTimes().coefficientOfVariation());
+                ComputeEntry entry = computeEntry(ComputeResult.of(result), settings);
+                compute.add(entry);
+                quality = flagIfNoisy(quality, entry.id(), entry.flopsPerSecond());
             }
         }
         int mostThreads = bandwidth.stream().mapToInt(BandwidthEntry::threads).max().orElse(host.logicalCpus());
@@ -317,12 +317,15 @@ final class ProfileBuilder {
         return settings;
     }
 
-    private static Quality flagIfNoisy(Quality quality, String id, double coefficientOfVariation) {
-        if (coefficientOfVariation <= NOISY_COEFFICIENT_OF_VARIATION) {
+    /** Flags a figure whose recorded rates vary more than the threshold (the CV the profile itself keeps). */
+    private static Quality flagIfNoisy(Quality quality, String id, Distribution rates) {
+        Double coefficientOfVariation = rates.coefficientOfVariation();
+        if (coefficientOfVariation == null || coefficientOfVariation <= NOISY_COEFFICIENT_OF_VARIATION) {
             return quality;
         }
         return quality.with(new Quality.Flag("noisy", String.format(Locale.ROOT,
-                "pass times vary by %.1f%% (std/mean), above the %.0f%% threshold: rerun on a quieter machine",
-                100 * coefficientOfVariation, 100 * NOISY_COEFFICIENT_OF_VARIATION), CPU, id));
+                "its rate varies by %.1f%% (std/mean over %d passes), above the %.0f%% threshold: rerun on a "
+                        + "quieter machine", 100 * coefficientOfVariation, rates.samples(),
+                100 * NOISY_COEFFICIENT_OF_VARIATION), CPU, id));
     }
 }

@@ -25,7 +25,7 @@ public final class AtomicFiles {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Prefix of temporary files; nothing that lists profiles looks at names starting with '.'. */
-    static final String TEMP_PREFIX = ".";
+    static final String TEMP_PREFIX = membound.profile.ProfileDirectory.TEMP_PREFIX;
     static final String TEMP_INFIX = ".tmp-";
 
     private AtomicFiles() {

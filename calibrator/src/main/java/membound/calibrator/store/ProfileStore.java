@@ -4,19 +4,14 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import membound.hardware.BadInputException;
 import membound.profile.Profile;
+import membound.profile.ProfileDirectory;
 import membound.profile.ProfileJson;
 
 /**
@@ -31,14 +26,13 @@ import membound.profile.ProfileJson;
  */
 public final class ProfileStore {
 
-    /** {@code host-20251129T120000Z.json} or {@code host-20251129T120000Z-2.json}. */
-    private static final Pattern NAME = Pattern.compile("^(.+)-(\\d{8}T\\d{6}Z)(?:-(\\d+))?\\.json$");
     private static final DateTimeFormatter STAMP =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
     private static final int MAX_ATTEMPTS = 1000;
-    public static final String RAW_SUFFIX = ".jmh.json";
+    public static final String RAW_SUFFIX = ProfileDirectory.RAW_SUFFIX;
 
     private final Path directory;
+    private final ProfileDirectory profiles;
     private final Runnable beforePublish;
 
     public ProfileStore(Path directory) {
@@ -48,6 +42,7 @@ public final class ProfileStore {
     /** With a hook run after the bytes are on disk and before they get their name; for interruption tests. */
     ProfileStore(Path directory, Runnable beforePublish) {
         this.directory = directory;
+        this.profiles = new ProfileDirectory(directory);
         this.beforePublish = beforePublish;
     }
 
@@ -56,8 +51,7 @@ public final class ProfileStore {
      * property (the launcher sets it), else under the working directory.
      */
     public static ProfileStore repositoryDefault() {
-        String root = System.getProperty("membound.repositoryRoot");
-        return new ProfileStore((root != null ? Path.of(root) : Path.of("")).resolve("results").resolve("profiles"));
+        return new ProfileStore(ProfileDirectory.repositoryDefault().directory());
     }
 
     public Path directory() {
@@ -124,79 +118,28 @@ public final class ProfileStore {
             throw new BadInputException("--output must be writable: --output=" + target + ", problem=" + e.getMessage(), e);
         }
     }
-
-    /** The profile files of the store, oldest first (by the timestamp in the name, then the counter). */
+    /** The profiles of this directory, oldest first. */
     public List<Path> list() {
-        if (!Files.isDirectory(directory)) {
-            return List.of();
-        }
-        List<Path> profiles = new ArrayList<>();
-        try (Stream<Path> files = Files.list(directory)) {
-            files.filter(p -> isProfileFileName(p.getFileName().toString()) && Files.isRegularFile(p))
-                    .forEach(profiles::add);
-        } catch (IOException e) {
-            throw new BadInputException("profile directory must be readable: directory=" + directory
-                    + ", problem=" + e.getMessage(), e);
-        }
-        profiles.sort(Comparator.comparing((Path p) -> stamp(p)).thenComparingInt(ProfileStore::counter)
-                .thenComparing(p -> p.getFileName().toString()));
-        return profiles;
+        return profiles.list();
     }
 
     /** The newest profile, of {@code host} if it is given. */
     public Optional<Path> latest(String host) {
-        List<Path> all = list();
-        for (int i = all.size() - 1; i >= 0; i--) {
-            if (host == null || host(all.get(i)).equals(hostPart(host))) {
-                return Optional.of(all.get(i));
-            }
-        }
-        return Optional.empty();
+        return profiles.latest(host);
     }
 
-    /**
-     * A profile named on the command line: an existing file, {@code latest} or {@code latest:<host>}.
-     */
+    /** A profile named on the command line: an existing file, {@code latest} or {@code latest:<host>}. */
     public Path resolve(String reference) {
-        if (reference.equals("latest") || reference.startsWith("latest:")) {
-            String host = reference.equals("latest") ? null : reference.substring("latest:".length());
-            if (host != null && host.isBlank()) {
-                throw new BadInputException("profile must be a file, latest or latest:<host>: profile=" + reference);
-            }
-            return latest(host).orElseThrow(() -> new BadInputException("profile " + reference
-                    + " must exist: directory=" + directory + ", profiles=" + list().size()
-                    + (host == null ? "" : ", host=" + host)));
-        }
-        Path path = Path.of(reference);
-        if (!Files.exists(path)) {
-            throw new BadInputException("profile must be an existing file, latest or latest:<host>: profile="
-                    + reference);
-        }
-        return path;
+        return profiles.resolve(reference);
     }
 
     /** Whether a file name is a profile of a store (not a raw JMH result, not a temporary). */
     public static boolean isProfileFileName(String name) {
-        return !name.startsWith(AtomicFiles.TEMP_PREFIX) && !name.endsWith(RAW_SUFFIX) && NAME.matcher(name).matches();
+        return ProfileDirectory.isProfileFileName(name);
     }
 
-    /** The host as it appears in file names: characters other than letters, digits, '.', '_' and '-' become '_'. */
+    /** The host as it appears in file names. */
     public static String hostPart(String hostname) {
-        return hostname.replaceAll("[^A-Za-z0-9._-]", "_");
-    }
-
-    private static String stamp(Path p) {
-        Matcher m = NAME.matcher(p.getFileName().toString());
-        return m.matches() ? m.group(2) : "";
-    }
-
-    private static int counter(Path p) {
-        Matcher m = NAME.matcher(p.getFileName().toString());
-        return m.matches() && m.group(3) != null ? Integer.parseInt(m.group(3)) : 1;
-    }
-
-    private static String host(Path p) {
-        Matcher m = NAME.matcher(p.getFileName().toString());
-        return m.matches() ? m.group(1) : "";
+        return ProfileDirectory.hostPart(hostname);
     }
 }

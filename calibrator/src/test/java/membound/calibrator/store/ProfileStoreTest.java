@@ -79,7 +79,8 @@ class ProfileStoreTest {
         assertEquals(newer, store.resolve("latest:spark-example"));
         assertEquals(otherHost, store.resolve("latest:node-2"));
         assertEquals(old, store.resolve(old.toString()));
-        assertEquals("profile latest:node-9 must exist: directory=" + dir + ", profiles=3, host=node-9",
+        assertEquals("profile latest:node-9 must exist: directory=" + dir + ", profiles=3, host=node-9"
+                        + " (membound calibrate writes one)",
                 assertThrows(BadInputException.class, () -> store.resolve("latest:node-9")).getMessage());
         assertEquals("profile must be an existing file, latest or latest:<host>: profile=nope.json",
                 assertThrows(BadInputException.class, () -> store.resolve("nope.json")).getMessage());

@@ -37,6 +37,7 @@ import membound.model.workload.Mlp;
 import membound.model.workload.Presets;
 import membound.model.workload.Transformer;
 import membound.model.workload.Workload;
+import membound.profile.ProfileDirectory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -56,7 +57,7 @@ import picocli.CommandLine.Option;
         footer = {"", "Examples:",
                 "  membound predict --model llama-3.1-8b --hardware dgx-spark --finetune lora --tokens 2B",
                 "  membound predict --model llama-3.1-8b --hardware h100 --micro-batch 2 --grad-accum 8",
-                "  membound predict --model llama-3.2-3b --profile results/profiles/latest.json --format json",
+                "  membound predict --model llama-3.2-3b --profile latest --format json",
                 "  membound predict --model llama-3.1-8b --decode --weights Q8_0 --compare dgx-spark,gh200,h100"})
 public final class PredictCommand implements Callable<Integer> {
 
@@ -79,8 +80,9 @@ public final class PredictCommand implements Callable<Integer> {
             completionCandidates = CatalogNames.class)
     String hardware;
 
-    @Option(names = "--profile", paramLabel = "PATH", description = "A measured profile (membound calibrate).")
-    Path profile;
+    @Option(names = "--profile", paramLabel = "PROFILE",
+            description = "A measured profile (membound calibrate): a file, latest or latest:<host>.")
+    String profile;
 
     @Option(names = "--device", paramLabel = "ID", description = "Profile device to run on (default: its GPU, else its CPU).")
     String device;
@@ -208,6 +210,9 @@ public final class PredictCommand implements Callable<Integer> {
     @Option(names = "--operations", paramLabel = "N", description = "Operations to list, slowest first (default 12; 0 for all).")
     int operationsShown = 12;
 
+    /** The file {@link #profile} names, once resolved. */
+    private Path profileFile;
+
     @Override
     public Integer call() {
         if (!format.equals("text") && !format.equals("json")) {
@@ -217,7 +222,8 @@ public final class PredictCommand implements Callable<Integer> {
         Overrides overrides = Overrides.parse(memoryBandwidth, peakFlops);
         List<String> machineNames = new ArrayList<>();
         if (profile != null) {
-            machineNames.add("profile:" + profile);
+            profileFile = ProfileDirectory.repositoryDefault().resolve(profile);
+            machineNames.add("profile:" + profileFile);
         }
         if (hardware != null) {
             machineNames.add(hardware);
@@ -262,12 +268,16 @@ public final class PredictCommand implements Callable<Integer> {
         } else {
             Report.compareTraining(out, workload, setup, results);
         }
+        if (format.equals("text")) {
+            out.println("\ncharts and a page of this: membound report --profile "
+                    + (profileFile != null ? profileFile : "PROFILE") + " <same options> --out NEW_DIR");
+        }
         return 0;
     }
 
     private Machine machine(String name, Overrides overrides) {
         if (name.startsWith("profile:")) {
-            return Machines.profile(profile, device, overrides);
+            return Machines.profile(profileFile, device, overrides);
         }
         return Machines.datasheet(name, overrides);
     }

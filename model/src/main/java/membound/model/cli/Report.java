@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 import membound.hardware.units.Units;
 import membound.model.OperationRow;
@@ -34,6 +35,10 @@ final class Report {
         out.println("setup: " + describe(p.setup(), p.trainableParameters()));
         if (p.parallelLink() != null) {
             out.println("devices talk over: " + p.parallelLink());
+            linkLine(p.measuredCeilings()).ifPresent(l -> out.printf(Locale.ROOT, "  measured %s per direction: %s%n",
+                    Units.formatBandwidth(l.value()), l.source()));
+            linkLine(p.datasheetCeilings()).ifPresent(l -> out.printf(Locale.ROOT, "  datasheet %s per direction: %s%n",
+                    Units.formatBandwidth(l.value()), l.source()));
         }
         out.println();
         StepResult m = p.measured();
@@ -147,6 +152,11 @@ final class Report {
                     Formats.percent(p.memoryBoundShare()), Formats.gib(p.memory().totalBytes()),
                     p.memory().fits() ? "yes" : "NO");
         }
+    }
+
+    /** The bandwidth of the link the devices talk over, as a basis used it. */
+    private static Optional<CeilingLine> linkLine(List<CeilingLine> lines) {
+        return lines.stream().filter(l -> l.ceiling().startsWith("link ")).findFirst();
     }
 
     private static void ceilings(PrintWriter out, List<CeilingLine> lines) {

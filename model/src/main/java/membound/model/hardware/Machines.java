@@ -170,7 +170,9 @@ public final class Machines {
         membound.profile.Device trainer = chooseDevice(profile, origin, deviceId);
         String platformId = profile.nominal().platformId();
         PlatformSpec spec = platformId == null ? null : Catalog.builtIn().find(platformId).orElse(null);
-        ThirdPartyFigures.Known known = platformId == null ? null : ThirdPartyFigures.of(platformId);
+        // The third-party figures the model knows for a platform are its accelerator's: a CPU never gets them.
+        ThirdPartyFigures.Known known = platformId == null || trainer.kind() == membound.profile.DeviceKind.CPU ? null
+                : ThirdPartyFigures.of(platformId);
         String id = "profile:" + Path.of(origin).getFileName();
         List<String> names = List.of(id, String.valueOf(Path.of(origin).getFileName()), "profile",
                 platformId == null ? "profile" : platformId);

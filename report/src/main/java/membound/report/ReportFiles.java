@@ -1,0 +1,85 @@
+package membound.report;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import membound.hardware.BadInputException;
+
+/**
+ * Writes a report into a directory that is new or empty, never over anything a user made: the files go
+ * to a hidden directory beside it first and are moved in only once all of them are written.
+ */
+public final class ReportFiles {
+
+    private ReportFiles() {
+    }
+
+    /** Refuses an output directory that holds anything, or a path that is not a directory. */
+    public static void checkWritable(Path out) {
+        if (Files.exists(out, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS)) {
+            throw new BadInputException("out must be a new or empty directory, not an existing file: out=" + out);
+        }
+        if (Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS) && !isEmpty(out)) {
+            throw new BadInputException("out must be a new or empty directory (report never overwrites): out=" + out);
+        }
+    }
+
+    /** Writes every file under {@code out}, which must be new or empty; out's parents are created as needed. */
+    public static void writeNew(Path out, Map<String, byte[]> files) {
+        checkWritable(out);
+        Path absolute = out.toAbsolutePath().normalize();
+        Path parent = absolute.getParent();
+        Path staging = null;
+        try {
+            Files.createDirectories(parent);
+            // createDirectory (not createTempDirectory, which makes it private to this user) keeps the umask's permissions.
+            staging = Files.createDirectory(parent.resolve("." + absolute.getFileName() + ".partial-"
+                    + Long.toHexString(System.nanoTime()) + "-" + ProcessHandle.current().pid()));
+            for (Map.Entry<String, byte[]> f : files.entrySet()) {
+                Files.write(staging.resolve(f.getKey()), f.getValue());
+            }
+            if (!Files.exists(absolute, LinkOption.NOFOLLOW_LINKS)) {
+                // One rename: the directory appears whole or not at all.
+                Files.move(staging, absolute, StandardCopyOption.ATOMIC_MOVE);
+                staging = null;
+            } else {
+                checkWritable(absolute);
+                for (String name : files.keySet()) {
+                    Files.move(staging.resolve(name), absolute.resolve(name), StandardCopyOption.ATOMIC_MOVE);
+                }
+            }
+        } catch (java.nio.file.AccessDeniedException | java.nio.file.FileSystemLoopException e) {
+            throw new BadInputException("out must be somewhere this user can write: out=" + out + " (" + e.getMessage() + ")", e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("report could not be written: out=" + out + " (" + e.getMessage() + ")", e);
+        } finally {
+            if (staging != null) {
+                deleteQuietly(staging);
+            }
+        }
+    }
+
+    private static boolean isEmpty(Path dir) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            return !entries.iterator().hasNext();
+        } catch (IOException e) {
+            throw new BadInputException("out must be a readable directory: out=" + dir + " (" + e.getMessage() + ")");
+        }
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try (Stream<Path> walk = Files.walk(dir)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException | UncheckedIOException ignored) {
+            // Best effort: a leftover hidden .partial directory is harmless and names itself.
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package membound.report;
+
+import java.util.List;
+
+import membound.profile.Profile;
+
+/**
+ * Everything a report is drawn from: the profile, and (when a workload was given) the predictions on
+ * it and on the machines to compare with.
+ *
+ * @param profile          the profile
+ * @param profileFile      where it was read from, as the user named it
+ * @param trainingDeviceId the profile device the prediction ran on; null without a workload
+ * @param machines         the profile's machine first, then the compared ones; empty without a workload
+ * @param sensitivity      step time against bandwidth on the profile's machine; null without a workload
+ * @param noWorkloadReason why there are no predictions; null when there are
+ * @param commandLine      the command that made the report, shown at the foot of the page
+ * @param operationsShown  slowest operations to list (0 for all)
+ */
+public record ReportInput(Profile profile, String profileFile, String trainingDeviceId, List<MachineOutcome> machines,
+                          SensitivityCurve sensitivity, String noWorkloadReason, String commandLine,
+                          int operationsShown) {
+
+    public ReportInput {
+        if (profile == null || profileFile == null) {
+            throw new IllegalArgumentException("report needs a profile: profileFile=" + profileFile);
+        }
+        machines = machines == null ? List.of() : List.copyOf(machines);
+        if (machines.isEmpty() == (noWorkloadReason == null)) {
+            throw new IllegalArgumentException("report has predictions or says why not, not both: machines="
+                    + machines.size() + ", noWorkloadReason=" + noWorkloadReason);
+        }
+        if (!machines.isEmpty() && machines.get(0).run() == null) {
+            throw new IllegalArgumentException("the profile's own prediction must have succeeded: error="
+                    + machines.get(0).error());
+        }
+        if (operationsShown < 0) {
+            throw new IllegalArgumentException("operationsShown must be 0 (all) or positive: operationsShown="
+                    + operationsShown);
+        }
+    }
+
+    /** The prediction on the profile, or null without a workload. */
+    public TrainingRun primary() {
+        return machines.isEmpty() ? null : machines.get(0).run();
+    }
+}

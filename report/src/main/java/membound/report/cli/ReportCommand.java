@@ -1,0 +1,237 @@
+package membound.report.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import membound.hardware.BadInputException;
+import membound.model.cli.PredictCommand;
+import membound.model.hardware.AccessPattern;
+import membound.model.hardware.Basis;
+import membound.model.hardware.Ceiling;
+import membound.model.hardware.Machine;
+import membound.model.hardware.Machines;
+import membound.model.hardware.Overrides;
+import membound.profile.Profile;
+import membound.profile.ProfileDirectory;
+import membound.profile.ProfileJson;
+import membound.report.MachineOutcome;
+import membound.report.ReportFiles;
+import membound.report.ReportInput;
+import membound.report.ReportRenderer;
+import membound.report.SensitivityCurve;
+import membound.report.TrainingRun;
+import membound.report.chart.Figure;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code membound report}: charts of a profile and of a prediction on it, as PNG and SVG, tied together
+ * by one self-contained {@code index.html}, in a new directory.
+ */
+@Command(name = "report",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+                "Draws a profile and a prediction on it: the roofline with the workload's operations, bandwidth by working "
+                        + "set, thread scaling, measured against nominal, the step by operation class on several "
+                        + "machines, step time against bandwidth, and load latency; each chart as PNG and SVG, with "
+                        + "index.html tying them together (self-contained: open it with no network).",
+                "Takes every option of 'membound predict' for the workload; without --model or --mlp only the profile's "
+                        + "charts are drawn. A chart the profile has no data for is left out and the page says why.",
+                "What each chart shows: docs/report.md."},
+        footer = {"", "Examples:",
+                "  membound report --profile results/profiles/HOST-yyyyMMddTHHmmssZ.json --out report-spark",
+                "  membound report --profile results/profiles/examples/dgx-spark-example.json --model llama-3.1-8b \\",
+                "      --finetune lora --compare gh200,h100 --out report-llama"})
+public final class ReportCommand implements Callable<Integer> {
+
+    /** Sweep points: bandwidth from 1/4 to 4 times the measured one, four points per doubling. */
+    static final int SWEEP_STEPS_PER_DOUBLING = 4;
+    static final int SWEEP_DOUBLINGS = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--out", required = true, paramLabel = "DIR", order = -1,
+            description = "A new (or empty) directory for index.html and the charts; nothing is ever overwritten.")
+    Path out;
+
+    // Every option of predict, parsed by predict's own declarations (and checked again when predict runs).
+    @Mixin
+    PredictCommand prediction;
+
+    @Override
+    public Integer call() {
+        ReportFiles.checkWritable(out);
+        String format = spec.commandLine().getParseResult().matchedOptionValue("--format", "text");
+        ReportInput input = input();
+        ReportRenderer.Rendered rendered = ReportRenderer.render(input);
+        ReportFiles.writeNew(out, rendered.files());
+        print(spec.commandLine().getOut(), format, rendered);
+        return 0;
+    }
+
+    /** Everything the report draws, from the parsed command line; checks every option first and writes nothing. */
+    public ReportInput input() {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        ReportFiles.checkWritable(out);
+        String profileReference = parsed.matchedOptionValue("--profile", null);
+        Path profileFile = profileReference == null ? null : ProfileDirectory.repositoryDefault().resolve(profileReference);
+        if (profileFile == null) {
+            throw new BadInputException("profile must be given: --profile PATH (a profile membound calibrate wrote, "
+                    + "or results/profiles/examples/dgx-spark-example.json)");
+        }
+        if (parsed.hasMatchedOption("--decode")) {
+            throw new BadInputException("decode must be left out: a report charts training (the roofline, the step "
+                    + "breakdown); use membound predict --decode for tokens/s: decode=true");
+        }
+        String format = parsed.matchedOptionValue("--format", "text");
+        if (!format.equals("text") && !format.equals("json")) {
+            throw new BadInputException("format must be text or json: format=" + format);
+        }
+        int operationsShown = parsed.matchedOptionValue("--operations", 12);
+        if (operationsShown < 0) {
+            throw new BadInputException("operations must be 0 (all) or positive: operations=" + operationsShown);
+        }
+        List<String> predictArgs = predictArgs(parsed);
+        boolean workload = parsed.hasMatchedOption("--model") || parsed.hasMatchedOption("--mlp");
+        ReportInput input;
+        if (workload) {
+            List<MachineOutcome> machines = PredictRuns.outcomes(predictArgs);
+            Machine machine = Machines.profile(profileFile, parsed.matchedOptionValue("--device", null),
+                    Overrides.parse(parsed.matchedOptionValue("--memory-bandwidth", List.of()),
+                            parsed.matchedOptionValue("--peak-flops", List.of())));
+            Profile profile = ProfileJson.read(profileFile);
+            TrainingRun run = machines.get(0).run();
+            input = new ReportInput(profile, profileFile.toString(), machine.device().id(), machines,
+                    sweep(predictArgs, machine, run), null, commandLine(parsed), operationsShown);
+        } else {
+            if (parsed.hasMatchedOption("--compare") || parsed.hasMatchedOption("--hardware")) {
+                throw new BadInputException("compare needs a workload: add --model PRESET (or --mlp W0,W1,...) to "
+                        + "compare machines");
+            }
+            Profile profile = ProfileJson.read(profileFile);
+            input = new ReportInput(profile, profileFile.toString(), null, List.of(), null,
+                    "no workload given: add --model PRESET (or --mlp W0,W1,...) with the options of membound predict "
+                            + "to draw the training step", commandLine(parsed), operationsShown);
+        }
+        return input;
+    }
+
+    /** The command line less report's own option, for predict. */
+    static List<String> predictArgs(CommandLine.ParseResult parsed) {
+        return without(arguments(parsed), "--out");
+    }
+
+    /** This subcommand's arguments: what follows the subcommand's name on the command line. */
+    private static List<String> arguments(CommandLine.ParseResult parsed) {
+        List<String> all = parsed.originalArgs();
+        String name = parsed.commandSpec().name();
+        int at = all.indexOf(name);
+        return new ArrayList<>(at < 0 ? all : all.subList(at + 1, all.size()));
+    }
+
+    /** The arguments without the given options and their values ({@code --opt V} and {@code --opt=V}). */
+    static List<String> without(List<String> args, String... options) {
+        List<String> kept = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            boolean dropped = false;
+            for (String option : options) {
+                if (a.equals(option)) {
+                    i++;
+                    dropped = true;
+                } else if (a.startsWith(option + "=")) {
+                    dropped = true;
+                }
+            }
+            if (!dropped) {
+                kept.add(a);
+            }
+        }
+        return kept;
+    }
+
+    /**
+     * Step time from a quarter to four times the measured main-memory bandwidth, plus the nominal
+     * bandwidth: one predict run per point, the profile's machine only.
+     */
+    static SensitivityCurve sweep(List<String> predictArgs, Machine machine, TrainingRun run) {
+        List<String> base = without(predictArgs, "--compare", "--hardware");
+        Ceiling read = machine.device().mainMemory().ceiling(AccessPattern.READ);
+        double measured = read.value(Basis.MEASURED);
+        Map<Double, Double> steps = new java.util.TreeMap<>();
+        int n = SWEEP_STEPS_PER_DOUBLING * SWEEP_DOUBLINGS;
+        for (int k = -n; k <= n; k++) {
+            double bandwidth = k == 0 ? measured : measured * Math.pow(2, (double) k / SWEEP_STEPS_PER_DOUBLING);
+            steps.put(bandwidth, k == 0 ? run.measured().stepSeconds() : stepAt(base, bandwidth));
+        }
+        Double nominal = read.hasDatasheet() ? read.datasheet() : null;
+        Double nominalStep = null;
+        if (nominal != null) {
+            nominalStep = stepAt(base, nominal);
+            steps.put(nominal, nominalStep);
+        }
+        List<SensitivityCurve.Point> points = new ArrayList<>();
+        steps.forEach((bw, s) -> points.add(new SensitivityCurve.Point(bw, s)));
+        return new SensitivityCurve(points, measured, run.measured().stepSeconds(), nominal, nominalStep,
+                run.datasheet().stepSeconds(), run.sensitivity().elasticity());
+    }
+
+    private static double stepAt(List<String> base, double bytesPerSecond) {
+        List<String> args = new ArrayList<>(base);
+        args.add("--memory-bandwidth");
+        args.add(String.format(Locale.ROOT, "%.0fB/s", bytesPerSecond));
+        return PredictRuns.stepSeconds(args);
+    }
+
+    private static String commandLine(CommandLine.ParseResult parsed) {
+        StringBuilder text = new StringBuilder("membound report");
+        for (String a : arguments(parsed)) {
+            text.append(' ').append(a.matches("[A-Za-z0-9_./:=,+@%-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
+        }
+        return text.toString();
+    }
+
+    private void print(PrintWriter w, String format, ReportRenderer.Rendered rendered) {
+        Path index = out.resolve(ReportRenderer.INDEX);
+        if (format.equals("json")) {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("out", out.toString());
+            json.put("index", index.toString());
+            json.put("files", new ArrayList<>(rendered.files().keySet()));
+            List<Map<String, String>> omitted = new ArrayList<>();
+            for (Figure.Omitted o : rendered.omitted()) {
+                omitted.add(Map.of("chart", o.stem(), "title", o.title(), "reason", o.reason()));
+            }
+            json.put("omitted", omitted);
+            try {
+                w.println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(json));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("report summary did not serialize", e);
+            }
+            return;
+        }
+        w.printf(Locale.ROOT, "wrote %s: %d charts as PNG and SVG, and index.html%n", out, rendered.drawn().size());
+        for (Figure.Drawn d : rendered.drawn()) {
+            w.printf(Locale.ROOT, "  %-34s %s%n", d.stem(), d.title());
+        }
+        if (!rendered.omitted().isEmpty()) {
+            w.printf(Locale.ROOT, "not drawn (the page says why): %s%n",
+                    String.join(", ", rendered.omitted().stream().map(Figure::stem).toList()));
+        }
+        w.printf(Locale.ROOT, "open %s in a browser (no network needed)%n", index);
+    }
+}

@@ -1,0 +1,472 @@
+package membound.report.html;
+
+import static membound.report.html.Html.escape;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+import membound.model.OperationRow;
+import membound.model.StepResult;
+import membound.model.roofline.CeilingLine;
+import membound.profile.Access;
+import membound.profile.BandwidthEntry;
+import membound.profile.ComputeEntry;
+import membound.profile.Device;
+import membound.profile.Distribution;
+import membound.profile.Efficiency;
+import membound.profile.LatencyEntry;
+import membound.profile.LevelCeiling;
+import membound.profile.MemoryLevel;
+import membound.profile.Nominal;
+import membound.profile.Profile;
+import membound.profile.Quality;
+import membound.report.MachineOutcome;
+import membound.report.Provenances;
+import membound.report.ReportInput;
+import membound.report.ReportRenderer;
+import membound.report.SensitivityCurve;
+import membound.report.TrainingRun;
+import membound.report.chart.ChartStyle;
+import membound.report.chart.Figure;
+
+/**
+ * {@code index.html}: the key figures in a table, every chart with what it shows and where its numbers
+ * come from, the machines side by side, the slowest operations, and the charts left out with the reason.
+ * One self-contained file: inline CSS, charts by relative path, nothing fetched from a network.
+ */
+public final class IndexPage {
+
+    private static final List<Access> DRAM_ACCESSES = List.of(Access.READ, Access.COPY, Access.TRIAD);
+
+    private static final String CSS = """
+            :root { --ink: #222; --muted: #666; --rule: #ddd; --accent: #0072b2; --warn: #d55e00; }
+            * { box-sizing: border-box; }
+            body { margin: 0; background: #f6f7f9; color: var(--ink);
+                   font: 15px/1.5 "DejaVu Sans", "Segoe UI", Helvetica, Arial, sans-serif; }
+            main { max-width: 1060px; margin: 0 auto; padding: 28px 32px 40px; background: #fff; }
+            h1 { font-size: 26px; margin: 0 0 4px; }
+            h2 { font-size: 19px; margin: 30px 0 10px; padding-bottom: 4px; border-bottom: 2px solid var(--rule); }
+            .lead { color: var(--muted); margin: 0 0 14px; }
+            code { font: 13px "DejaVu Sans Mono", Consolas, monospace; background: #f1f1f1; padding: 1px 4px;
+                   border-radius: 3px; }
+            table { border-collapse: collapse; width: 100%; margin: 6px 0 10px; font-size: 14px; }
+            th, td { text-align: left; vertical-align: top; padding: 5px 8px; border-bottom: 1px solid var(--rule); }
+            th { background: #f1f4f8; font-weight: 600; }
+            td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+            td.num { white-space: nowrap; }
+            td.value { font-weight: 600; }
+            td.src { color: var(--muted); font-size: 12.5px; }
+            tr.group th { background: #e6edf5; }
+            table.key col.figure { width: 24%; }
+            table.key col.value { width: 32%; }
+            table.machines td:first-child { width: 30%; }
+            span.sub { color: var(--muted); font-size: 12.5px; }
+            .warn { border-left: 5px solid var(--warn); background: #fff4ec; padding: 8px 14px; margin: 12px 0; }
+            .warn ul { margin: 4px 0; padding-left: 20px; }
+            nav ol { columns: 2; margin: 4px 0; }
+            figure { margin: 18px 0 28px; }
+            figure img { display: block; width: 100%; height: auto; border: 1px solid var(--rule); }
+            figcaption { margin-top: 6px; }
+            .files { color: var(--muted); font-size: 13px; margin: 2px 0; }
+            details { font-size: 13px; color: var(--muted); }
+            details li { margin: 2px 0; }
+            .bad { color: var(--warn); font-weight: 600; }
+            .ok { color: #00795a; font-weight: 600; }
+            .omitted li { margin: 4px 0; }
+            footer { margin-top: 36px; color: var(--muted); font-size: 13px; border-top: 1px solid var(--rule);
+                     padding-top: 10px; }
+            """;
+
+    private IndexPage() {
+    }
+
+    public static String html(ReportInput input, List<Figure> figures) {
+        Profile profile = input.profile();
+        TrainingRun run = input.primary();
+        StringBuilder h = new StringBuilder(64 * 1024);
+        String title = "membound report: " + profile.host().hostname() + (run != null ? " \u00b7 " + run.workload() : "");
+        h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+                .append("<title>").append(escape(title)).append("</title>\n<style>\n").append(CSS).append("</style>\n")
+                .append("</head>\n<body>\n<main>\n");
+        header(h, input);
+        warnings(h, profile);
+        keyFigures(h, input);
+        if (run != null) {
+            machines(h, input);
+        }
+        contents(h, figures);
+        for (Figure f : figures) {
+            if (f instanceof Figure.Drawn d) {
+                figure(h, d);
+            }
+        }
+        if (run != null) {
+            operations(h, run, input.operationsShown());
+            ceilings(h, run);
+        }
+        omitted(h, figures);
+        if (run != null && !run.notes().isEmpty()) {
+            h.append("<section id=\"notes\">\n<h2>Notes from the model</h2>\n<ul>\n");
+            for (String note : run.notes()) {
+                h.append("<li>").append(escape(note)).append("</li>\n");
+            }
+            h.append("</ul>\n</section>\n");
+        }
+        footer(h, input);
+        h.append("</main>\n</body>\n</html>\n");
+        return h.toString();
+    }
+
+    private static void header(StringBuilder h, ReportInput input) {
+        Profile p = input.profile();
+        TrainingRun run = input.primary();
+        h.append("<header>\n<h1>Memory bandwidth report: ").append(escape(p.host().hostname())).append("</h1>\n");
+        List<String> facts = new ArrayList<>();
+        if (p.host().platform() != null) {
+            facts.add(escape(p.host().platform().name()));
+        } else if (p.nominal().platformName() != null) {
+            facts.add(escape(p.nominal().platformName()));
+        }
+        facts.add("profile <code>" + escape(input.profileFile()) + "</code>, made " + escape(p.provenance().createdUtc())
+                + " by membound " + escape(p.provenance().memboundVersion()));
+        if (run != null) {
+            facts.add("workload <b>" + escape(run.workload()) + "</b> (" + Numbers.count(run.parameters())
+                    + " parameters): " + escape(setup(run)));
+        }
+        h.append("<p class=\"lead\">").append(String.join(" \u00b7 ", facts)).append("</p>\n</header>\n");
+    }
+
+    static String setup(TrainingRun run) {
+        TrainingRun.Setup s = run.setup();
+        if (s == null) {
+            return "setup not given";
+        }
+        String tuning = s.fineTuning() == null ? "full" : s.fineTuning().mode().toLowerCase(Locale.ROOT)
+                + (s.fineTuning().rank() > 0 ? " rank " + s.fineTuning().rank() : "");
+        return String.format(Locale.ROOT, "%s fine-tuning, %s, weights %s, activations %s, optimizer states %s, "
+                        + "sequence %,d \u00d7 micro-batch %d \u00d7 accumulation %d, checkpointing %s, %s tokens",
+                tuning, lower(s.optimizer()), lower(s.weightPrecision()), lower(s.activationPrecision()),
+                lower(s.optimizerStatePrecision()), s.sequenceLength(), s.microBatchSize(), s.gradientAccumulation(),
+                lower(s.checkpointing()), Numbers.count(s.tokens()));
+    }
+
+    private static String lower(String text) {
+        return text == null ? "?" : text.toLowerCase(Locale.ROOT);
+    }
+
+    private static void warnings(StringBuilder h, Profile p) {
+        if (p.quality().flags().isEmpty()) {
+            return;
+        }
+        h.append("<div class=\"warn\"><strong>Read before trusting these figures</strong> (the profile's quality flags):\n<ul>\n");
+        for (Quality.Flag f : p.quality().flags()) {
+            h.append("<li><b>").append(escape(f.code())).append("</b>")
+                    .append(f.deviceId() != null ? " (" + escape(f.deviceId()) + (f.subject() != null ? ", " + escape(f.subject()) : "") + ")" : "")
+                    .append(": ").append(escape(f.message())).append("</li>\n");
+        }
+        h.append("</ul></div>\n");
+    }
+
+    // ---- key figures ----
+
+    private static void keyFigures(StringBuilder h, ReportInput input) {
+        Profile p = input.profile();
+        h.append("<section id=\"key-figures\">\n<h2>Key figures</h2>\n<table class=\"key\">\n")
+                .append("<colgroup><col class=\"figure\"><col class=\"value\"><col></colgroup>\n")
+                .append("<thead><tr><th>Figure</th><th>Value</th><th>Where it comes from</th></tr></thead>\n<tbody>\n");
+        TrainingRun run = input.primary();
+        if (run != null) {
+            group(h, "Prediction: " + run.workload() + " on " + run.machineName());
+            StepResult m = run.measured();
+            StepResult d = run.datasheet();
+            row(h, "Predicted step time, measured ceilings", Numbers.duration(m.stepSeconds()),
+                    "membound predict: per-operation roofline on the profile's ceilings (docs/model.md)");
+            row(h, "Predicted step time, datasheet ceilings", Numbers.duration(d.stepSeconds()) + " ("
+                    + Numbers.signedPercent(run.datasheetDifference()) + " against measured)",
+                    "the same operations on the profile's nominal figures (datasheet; docs/model.md)");
+            row(h, "Total training time", Numbers.duration(m.totalSeconds()) + " measured, " + Numbers.duration(d.totalSeconds())
+                    + " datasheet", String.format(Locale.ROOT, "%s tokens / %,.0f tokens per step = %,.0f steps, times the step time",
+                    Numbers.count(m.tokensPerStep() * m.steps()), m.tokensPerStep(), m.steps()));
+            row(h, "Tokens per second", String.format(Locale.ROOT, "%,.0f measured, %,.0f datasheet", m.tokensPerSecond(),
+                    d.tokensPerSecond()), "tokens per step / step time");
+            row(h, "Model FLOPs utilization (MFU)", Numbers.percent(m.mfu()) + " of " + Numbers.flops(m.peakFlopsPerSecond()),
+                    "model FLOPs per step / step time / dense peak (PaLM, Chowdhery et al. 2022, appendix B); peak: "
+                            + ceilingSource(run.measuredCeilings(), "dense peak"));
+            row(h, "Memory-bound share of the step", Numbers.percent(m.memoryBoundShare()) + " measured, "
+                    + Numbers.percent(d.memoryBoundShare()) + " datasheet",
+                    "time in operations whose bytes take longer than their FLOPs on the roofline");
+            row(h, "Bandwidth sensitivity", String.format(Locale.ROOT, "elasticity %.2f; %s at 0.5\u00d7, %s at 2\u00d7 bandwidth",
+                    run.sensitivity().elasticity(), Numbers.duration(run.sensitivity().halfBandwidthStepSeconds()),
+                    Numbers.duration(run.sensitivity().doubleBandwidthStepSeconds())),
+                    "d ln T / d ln BW by central difference at \u00b11% of memory bandwidth, links unchanged (membound predict)");
+            SensitivityCurve curve = input.sensitivity();
+            if (curve != null && curve.nominalStepSeconds() != null) {
+                row(h, "Step time at the nominal bandwidth, compute as measured",
+                        Numbers.duration(curve.nominalStepSeconds()) + " ("
+                                + Numbers.signedPercent(curve.nominalStepSeconds() / curve.measuredStepSeconds() - 1)
+                                + " against measured)",
+                        "membound predict --memory-bandwidth " + Numbers.bandwidth(curve.nominalBytesPerSecond())
+                                + ": what the bandwidth the datasheet promises and the memory does not deliver costs");
+            }
+            if (run.memory() != null) {
+                TrainingRun.Memory mem = run.memory();
+                h.append("<tr><td>Memory footprint per device</td><td class=\"value\">")
+                        .append(escape(Numbers.bytes(mem.totalBytes()) + " of " + Numbers.bytes(mem.capacityBytes())))
+                        .append(mem.fits() ? " <span class=\"ok\">fits</span>" : " <span class=\"bad\">does not fit</span>")
+                        .append("</td><td class=\"src\">weights, gradients, optimizer states, activations, workspace "
+                                + "(docs/model.md); capacity: ").append(escape(mem.capacitySource())).append("</td></tr>\n");
+            }
+        }
+        List<Device> devices = new ArrayList<>(p.devices());
+        devices.sort(Comparator.comparing(dev -> !dev.id().equals(input.trainingDeviceId())));
+        for (Device device : devices) {
+            group(h, "Measured: " + device.name() + " (" + device.id() + ")");
+            for (Access access : DRAM_ACCESSES) {
+                device.ceiling(MemoryLevel.DRAM, access).ifPresent(c -> row(h,
+                        "DRAM " + access + " bandwidth, " + statistic(c),
+                        Numbers.bandwidth(c.bytesPerSecond()) + spread(device, c) + share(p, device, access),
+                        ceilingSource(device, c)));
+            }
+            for (membound.profile.Precision precision : membound.profile.Precision.values()) {
+                for (ComputeEntry.Kind kind : ComputeEntry.Kind.values()) {
+                    device.computeCeiling(precision, kind).ifPresent(e -> row(h,
+                            precision + " " + (kind == ComputeEntry.Kind.GEMM ? "GEMM" : "FMA peak") + ", "
+                                    + statistic(e.flopsPerSecond()),
+                            Numbers.flops(e.flopsPerSecond().typical()),
+                            "compute entry " + e.id() + (e.matrixSize() != null ? " (n=" + e.matrixSize() + ")" : "")
+                                    + (e.threads() != null ? ", " + e.threads() + " threads" : "") + "; "
+                                    + Provenances.describe(e.provenance())));
+                }
+            }
+            device.latency().stream().filter(l -> l.level() == MemoryLevel.DRAM)
+                    .max(Comparator.comparingLong(LatencyEntry::workingSetBytes))
+                    .ifPresent(l -> row(h, "DRAM load latency, p50",
+                            String.format(Locale.ROOT, "%.0f ns (p99 %.0f ns)", l.nanosPerLoad().p50(), l.nanosPerLoad().p99()),
+                            "latency entry " + l.id() + ", " + l.pattern() + " chase over "
+                                    + Numbers.bytes(l.workingSetBytes()) + "; " + Provenances.describe(l.provenance())));
+        }
+        group(h, "Nominal (datasheet)");
+        for (Nominal.MemoryBandwidth n : p.nominal().memoryBandwidth()) {
+            String who = "Nominal memory bandwidth (" + String.join(", ", n.deviceIds()) + ")";
+            if (n.state() == Nominal.State.KNOWN) {
+                row(h, who, Numbers.bandwidth(n.bytesPerSecond()), Provenances.describe(n.provenance()));
+            } else {
+                row(h, who, "unknown", n.reason());
+            }
+        }
+        for (Nominal.Compute c : p.nominal().compute()) {
+            String who = "Nominal " + c.precision() + (c.sparse() ? " 2:4 sparse" : " dense") + " peak (" + c.deviceId() + ")";
+            if (c.state() == Nominal.State.KNOWN) {
+                row(h, who, Numbers.flops(c.flopsPerSecond()), Provenances.describe(c.provenance()));
+            } else {
+                row(h, who, "unknown", c.reason());
+            }
+        }
+        h.append("</tbody>\n</table>\n</section>\n");
+    }
+
+    private static String statistic(LevelCeiling c) {
+        return c.statistic();
+    }
+
+    private static String statistic(Distribution d) {
+        return d.median() != null ? "median" : d.mean() != null ? "mean" : "best";
+    }
+
+    private static String spread(Device device, LevelCeiling c) {
+        if (c.bandwidthId() == null) {
+            return "";
+        }
+        Optional<BandwidthEntry> entry = device.bandwidthEntry(c.bandwidthId());
+        if (entry.isEmpty()) {
+            return "";
+        }
+        Distribution d = entry.get().streamBytesPerSecond();
+        if (d.p5() != null && d.p95() != null) {
+            return String.format(Locale.ROOT, " (p5\u2013p95 %.1f\u2013%.1f GB/s)", d.p5() / 1e9, d.p95() / 1e9);
+        }
+        if (d.worst() != null) {
+            return String.format(Locale.ROOT, " (worst of %d runs %.1f GB/s)", d.samples(), d.worst() / 1e9);
+        }
+        return "";
+    }
+
+    private static String share(Profile p, Device device, Access access) {
+        for (Efficiency.BandwidthRatio r : p.efficiency().bandwidth()) {
+            if (r.deviceId().equals(device.id()) && r.access() == access) {
+                return ", " + String.format(Locale.ROOT, "%.0f%%", 100 * r.ratio()) + " of nominal";
+            }
+        }
+        return "";
+    }
+
+    private static String ceilingSource(Device device, LevelCeiling c) {
+        StringBuilder s = new StringBuilder();
+        if (c.bandwidthId() != null) {
+            s.append("bandwidth entry ").append(c.bandwidthId());
+            device.bandwidthEntry(c.bandwidthId()).ifPresent(b -> s.append(" (").append(b.kernel()).append(", ")
+                    .append(b.elementType()).append(b.threads() != null ? ", " + b.threads() + " threads" : "")
+                    .append(b.workingSetBytes() != null ? ", " + Numbers.bytes(b.workingSetBytes()) : "").append(")"));
+            s.append("; ");
+        }
+        return s.append(Provenances.describe(c.provenance())).toString();
+    }
+
+    private static String ceilingSource(List<CeilingLine> lines, String contains) {
+        for (CeilingLine l : lines) {
+            if (l.ceiling().contains(contains)) {
+                return l.source();
+            }
+        }
+        return "not listed by the model";
+    }
+
+    private static void group(StringBuilder h, String title) {
+        h.append("<tr class=\"group\"><th colspan=\"3\">").append(escape(title)).append("</th></tr>\n");
+    }
+
+    private static void row(StringBuilder h, String figure, String value, String source) {
+        h.append("<tr><td>").append(escape(figure)).append("</td><td class=\"value\">").append(escape(value))
+                .append("</td><td class=\"src\">").append(escape(source)).append("</td></tr>\n");
+    }
+
+    // ---- machines, operations, ceilings ----
+
+    private static void machines(StringBuilder h, ReportInput input) {
+        h.append("<section id=\"machines\">\n<h2>Machines side by side</h2>\n<table class=\"machines\">\n<thead><tr><th>Machine</th>")
+                .append("<th class=\"num\">Step, measured</th><th class=\"num\">Step, datasheet</th>")
+                .append("<th class=\"num\">Total time, measured</th><th class=\"num\">Tokens/s, measured</th>")
+                .append("<th class=\"num\">MFU</th><th class=\"num\">Memory-bound</th><th>Fits</th></tr></thead>\n<tbody>\n");
+        boolean first = true;
+        for (MachineOutcome o : input.machines()) {
+            String label = first ? ReportRenderer.profileLabel(input) : o.machine();
+            first = false;
+            if (o.run() == null) {
+                h.append("<tr><td>").append(escape(label)).append("</td><td colspan=\"7\" class=\"src\">no prediction: ")
+                        .append(escape(o.error())).append("</td></tr>\n");
+                continue;
+            }
+            TrainingRun r = o.run();
+            h.append("<tr><td title=\"").append(escape(r.machineSource())).append("\">").append(escape(label))
+                    .append("<br><span class=\"sub\">").append(escape(r.machineName())).append("</span></td>")
+                    .append(num(Numbers.duration(r.measured().stepSeconds())))
+                    .append(num(Numbers.duration(r.datasheet().stepSeconds())))
+                    .append(num(Numbers.duration(r.measured().totalSeconds())))
+                    .append(num(String.format(Locale.ROOT, "%,.0f", r.measured().tokensPerSecond())))
+                    .append(num(Numbers.percent(r.measured().mfu())))
+                    .append(num(Numbers.percent(r.measured().memoryBoundShare())))
+                    .append("<td>").append(r.memory() == null ? "?" : r.memory().fits() ? "<span class=\"ok\">yes</span>"
+                            : "<span class=\"bad\">no</span>").append("</td></tr>\n");
+        }
+        h.append("</tbody>\n</table>\n<p class=\"files\">Every machine gets the same workload and setup; a catalog entry's "
+                + "measured column uses published third-party measurements where the model knows them (docs/model.md).</p>\n"
+                + "</section>\n");
+    }
+
+    private static String num(String text) {
+        return "<td class=\"num\">" + escape(text) + "</td>";
+    }
+
+    private static void operations(StringBuilder h, TrainingRun run, int shown) {
+        List<OperationRow> rows = new ArrayList<>(run.operations());
+        rows.sort(Comparator.comparingDouble(OperationRow::seconds).reversed());
+        int n = shown == 0 ? rows.size() : Math.min(shown, rows.size());
+        h.append("<section id=\"operations\">\n<h2>Slowest operations (").append(n).append(" of ").append(rows.size())
+                .append(", measured ceilings)</h2>\n<table>\n<thead><tr><th>Operation</th><th>Class</th><th>Bound</th>")
+                .append("<th class=\"num\">Time per step</th><th class=\"num\">Share</th>")
+                .append("<th class=\"num\">FLOP/byte</th><th class=\"num\">GB moved</th></tr></thead>\n<tbody>\n");
+        for (OperationRow op : rows.subList(0, n)) {
+            h.append("<tr><td>").append(escape(op.name())).append("</td><td>").append(escape(op.operationClass()))
+                    .append("</td><td>").append(op.bound().equals("memory") ? "<span class=\"bad\">memory</span>" : escape(op.bound()))
+                    .append("</td>").append(num(Numbers.duration(op.seconds()))).append(num(Numbers.percent(op.share())))
+                    .append(num(Numbers.intensity(op.arithmeticIntensity())))
+                    .append(num(String.format(Locale.ROOT, "%.2f", op.bytes() / 1e9))).append("</tr>\n");
+        }
+        h.append("</tbody>\n</table>\n<p class=\"files\">Per step, all repetitions of an operation together; "
+                + "<code>--operations N</code> lists more (0 for all).</p>\n</section>\n");
+    }
+
+    private static void ceilings(StringBuilder h, TrainingRun run) {
+        h.append("<section id=\"ceilings\">\n<h2>Ceilings the prediction used</h2>\n<table>\n<thead><tr><th>Ceiling</th>")
+                .append("<th class=\"num\">Measured basis</th><th class=\"num\">Datasheet basis</th><th>Where they come from</th>")
+                .append("</tr></thead>\n<tbody>\n");
+        for (CeilingLine m : run.measuredCeilings()) {
+            CeilingLine d = run.datasheetCeilings().stream().filter(l -> l.ceiling().equals(m.ceiling())).findFirst().orElse(null);
+            h.append("<tr><td>").append(escape(m.ceiling())).append("</td>").append(num(value(m)))
+                    .append(num(d == null ? "\u2013" : value(d))).append("<td class=\"src\">measured: ").append(escape(m.source()));
+            if (d != null && !d.source().equals(m.source())) {
+                h.append("<br>datasheet: ").append(escape(d.source()));
+            }
+            h.append("</td></tr>\n");
+        }
+        h.append("</tbody>\n</table>\n</section>\n");
+    }
+
+    private static String value(CeilingLine l) {
+        return switch (l.unit()) {
+            case "B/s" -> Numbers.bandwidth(l.value());
+            case "FLOP/s" -> Numbers.flops(l.value());
+            default -> String.format(Locale.ROOT, "%.3g %s", l.value(), l.unit());
+        };
+    }
+
+    // ---- charts ----
+
+    private static void contents(StringBuilder h, List<Figure> figures) {
+        h.append("<nav id=\"charts\">\n<h2>Charts</h2>\n<ol>\n");
+        long omitted = 0;
+        for (Figure f : figures) {
+            if (f instanceof Figure.Drawn d) {
+                h.append("<li><a href=\"#").append(d.stem()).append("\">").append(escape(d.title())).append("</a></li>\n");
+            } else {
+                omitted++;
+            }
+        }
+        h.append("</ol>\n");
+        if (omitted > 0) {
+            h.append("<p class=\"files\">").append(omitted).append(omitted == 1 ? " chart is" : " charts are")
+                    .append(" not drawn because the profile lacks their data: <a href=\"#not-drawn\">see why</a>.</p>\n");
+        }
+        h.append("</nav>\n");
+    }
+
+    private static void figure(StringBuilder h, Figure.Drawn d) {
+        h.append("<figure id=\"").append(d.stem()).append("\">\n<h2>").append(escape(d.title())).append("</h2>\n")
+                .append("<img src=\"").append(d.stem()).append(".svg\" width=\"").append(ChartStyle.WIDTH_PIXELS)
+                .append("\" height=\"").append(ChartStyle.HEIGHT_PIXELS).append("\" alt=\"").append(escape(d.title()))
+                .append("\">\n<figcaption>").append(escape(d.caption())).append("</figcaption>\n")
+                .append("<p class=\"files\">Files: <a href=\"").append(d.stem()).append(".png\">").append(d.stem())
+                .append(".png</a> \u00b7 <a href=\"").append(d.stem()).append(".svg\">").append(d.stem()).append(".svg</a></p>\n")
+                .append("<details><summary>Where these numbers come from</summary>\n<ul>\n");
+        for (String s : d.sources()) {
+            h.append("<li>").append(escape(s)).append("</li>\n");
+        }
+        h.append("</ul>\n</details>\n</figure>\n");
+    }
+
+    private static void omitted(StringBuilder h, List<Figure> figures) {
+        List<Figure.Omitted> left = figures.stream().filter(f -> f instanceof Figure.Omitted).map(f -> (Figure.Omitted) f).toList();
+        if (left.isEmpty()) {
+            return;
+        }
+        h.append("<section id=\"not-drawn\">\n<h2>Charts not drawn</h2>\n<p>A chart is drawn only from figures the profile "
+                + "holds; these have none to draw, and no figure is made up in their place.</p>\n<ul class=\"omitted\">\n");
+        for (Figure.Omitted o : left) {
+            h.append("<li id=\"").append(o.stem()).append("\"><b>").append(escape(o.title())).append("</b>: ")
+                    .append(escape(o.reason())).append("</li>\n");
+        }
+        h.append("</ul>\n</section>\n");
+    }
+
+    private static void footer(StringBuilder h, ReportInput input) {
+        String version = IndexPage.class.getPackage().getImplementationVersion();
+        h.append("<footer>Made by <code>").append(escape(input.commandLine())).append("</code> (membound ")
+                .append(escape(version != null ? version : "dev")).append("). Charts drawn with JFreeChart, SVG with JFreeSVG. ")
+                .append("Formulas and their sources: docs/model.md; profile fields: docs/profile-schema.md; this page: docs/report.md.")
+                .append("</footer>\n");
+    }
+}

@@ -1,0 +1,108 @@
+package membound.report.html;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import membound.report.ReportRenderer;
+import membound.report.Reports;
+import membound.report.TrainingRun;
+import membound.report.chart.Figure;
+
+/** index.html of the example report: every chart referred to, the key figures shown with their sources, nothing fetched. */
+class IndexPageTest {
+
+    private static String page() {
+        return new String(Reports.example().files().get(ReportRenderer.INDEX), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void shouldReferToEveryChartAsSvgAndPng() {
+        String page = page();
+        for (Figure.Drawn d : Reports.example().drawn()) {
+            assertTrue(page.contains("<img src=\"" + d.stem() + ".svg\""), "page must show " + d.stem());
+            assertTrue(page.contains("href=\"" + d.stem() + ".png\""), "page must link " + d.stem() + ".png");
+            assertTrue(page.contains("href=\"#" + d.stem() + "\""), "contents must list " + d.stem());
+            assertTrue(page.contains(Html.escape(d.caption())), "page must caption " + d.stem());
+        }
+    }
+
+    @Test
+    void shouldSayWhyAChartIsNotDrawn() {
+        String page = page();
+        for (Figure.Omitted o : Reports.example().omitted()) {
+            assertTrue(page.contains(Html.escape(o.reason())), "page must give the reason for " + o.stem());
+            assertFalse(Reports.example().files().containsKey(o.stem() + ".png"), o.stem() + " must not be drawn");
+        }
+    }
+
+    @Test
+    void shouldShowTheKeyFiguresOfTheProfile() {
+        String page = page();
+        // The example's CPU DRAM triad: median 112 GB/s of bandwidth entry cpu-triad-double-t20-all-dram, 41% of 273 GB/s.
+        assertTrue(page.contains("DRAM triad bandwidth, median"), "triad row");
+        assertTrue(page.contains("112.0 GB/s (p5\u2013p95 106.8\u2013116.0 GB/s), 41% of nominal"), "cpu triad median");
+        assertTrue(page.contains("cpu-triad-double-t20-all-dram"), "triad provenance: its bandwidth entry");
+        assertTrue(page.contains("Nominal memory bandwidth (cpu, gpu)</td><td class=\"value\">273.0 GB/s"), "nominal");
+        assertTrue(page.contains("NVIDIA DGX Spark datasheet (273 GB/s LPDDR5x, 256-bit)"), "nominal source");
+        assertTrue(page.contains("NVIDIA publishes no dense BF16 figure for GB10"), "an unknown nominal says why");
+        assertTrue(page.contains("hand-written example"), "the profile's quality flags are shown");
+    }
+
+    @Test
+    void shouldShowThePredictionsKeyFigures() {
+        String page = page();
+        TrainingRun run = Reports.exampleInput().primary();
+        assertTrue(page.contains("Predicted step time, measured ceilings</td><td class=\"value\">"
+                + Numbers.duration(run.measured().stepSeconds())), "measured step time");
+        assertTrue(page.contains("Predicted step time, datasheet ceilings</td><td class=\"value\">"
+                + Numbers.duration(run.datasheet().stepSeconds())), "datasheet step time");
+        assertTrue(page.contains(Numbers.percent(run.measured().mfu())), "MFU");
+        assertTrue(page.contains(String.format(java.util.Locale.ROOT, "elasticity %.2f", run.sensitivity().elasticity())),
+                "elasticity");
+        for (String machine : new String[] {"gh200", "h100-sxm"}) {
+            assertTrue(page.contains(">" + machine + "<br>"), "machines table must list " + machine);
+        }
+        assertTrue(page.contains("Slowest operations (12 of "), "operations table, 12 rows by default");
+    }
+
+    @Test
+    void shouldBeSelfContained() {
+        String page = page();
+        assertFalse(page.contains("<script"), "no script");
+        assertFalse(page.contains("<link"), "no external stylesheet");
+        assertFalse(page.contains("url("), "no CSS fetches");
+        Matcher refs = Pattern.compile("(?:src|href)=\"([^\"]*)\"").matcher(page);
+        int count = 0;
+        while (refs.find()) {
+            String ref = refs.group(1);
+            count++;
+            assertTrue(ref.startsWith("#") || ref.matches("[a-z0-9-]+\\.(png|svg)"), "relative references only: " + ref);
+            if (!ref.startsWith("#")) {
+                assertTrue(Reports.example().files().containsKey(ref), "reference to a file the report has: " + ref);
+            }
+        }
+        assertTrue(count > 2 * Reports.example().drawn().size(), "page must refer to its charts");
+    }
+
+    @Test
+    void shouldEscapeWhatComesFromFiles() {
+        assertEquals("a &lt;b&gt; &amp; &quot;c&quot; &#39;d&#39;", Html.escape("a <b> & \"c\" 'd'"));
+    }
+
+    @Test
+    void shouldFormatDurationsForPeople() {
+        assertEquals("840 ms", Numbers.duration(0.84));
+        assertEquals("2.34 s", Numbers.duration(2.3378));
+        assertEquals("14.5 min", Numbers.duration(870));
+        assertEquals("6.2 h", Numbers.duration(6.2 * 3600));
+        assertEquals("13.2 days", Numbers.duration(13.2 * 86400));
+    }
+
+}
