@@ -126,19 +126,25 @@ public final class Calibrator {
         progress.println(planned.coreTypeNote());
         progress.flush();
 
-        ProgressFormat format = new ProgressFormat(progress, trials(plan));
+        Optional<LoadMonitor> monitor = LoadMonitor.start(Path.of("/proc"), host.logicalCpus());
+        ProgressFormat format = new ProgressFormat(progress, trials(plan), monitor.orElse(null));
         List<RunResult> results;
+        LoadReport load;
         try {
             results = SuiteRunner.run(plan, format);
         } catch (RunnerException e) {
             throw new CalibrationFailedException(rootMessage(e), format.jmhTail());
+        } finally {
+            monitor.ifPresent(LoadMonitor::close);
         }
+        load = monitor.map(m -> new LoadReport(true, m.otherCpusOverall(), format.loaded(), trials(plan)))
+                .orElseGet(() -> LoadReport.unmonitored(trials(plan)));
         if (results.size() < trials(plan)) {
             throw new CalibrationFailedException("only " + results.size() + " of " + trials(plan)
                     + " measurements completed", format.jmhTail());
         }
         Profile profile = new ProfileBuilder(host, caches, platform, nominal, recorded, request.commandLine(),
-                started, request.memboundVersion()).build(results);
+                started, request.memboundVersion()).build(results, load);
         Path file = request.store().save(profile, rawJson(results));
         // The stored profile names its raw result file: return exactly what was written.
         return new Outcome(file, membound.profile.ProfileJson.read(file), Duration.between(started, Instant.now()));

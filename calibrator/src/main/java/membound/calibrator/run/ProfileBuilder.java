@@ -79,7 +79,7 @@ final class ProfileBuilder {
         this.memboundVersion = memboundVersion;
     }
 
-    Profile build(List<RunResult> results) {
+    Profile build(List<RunResult> results, LoadReport load) {
         List<BandwidthEntry> bandwidth = new ArrayList<>();
         List<LatencyEntry> latency = new ArrayList<>();
         List<ComputeEntry> compute = new ArrayList<>();
@@ -103,6 +103,12 @@ final class ProfileBuilder {
         if (mostThreads < host.logicalCpus()) {
             quality = quality.with(new Quality.Flag("fewer-threads-than-cores", "the largest team had " + mostThreads
                     + " threads but this host has " + host.logicalCpus() + " logical cpus", CPU, null));
+        }
+        if (load.message() != null) {
+            quality = quality.with(new Quality.Flag("load-seen", load.message(), CPU, null));
+        } else if (!load.monitored()) {
+            quality = quality.with(new Quality.Flag("load-unmonitored", "other processes' cpu time could not be read "
+                    + "(no /proc): a run that shared the machine would not be flagged", CPU, null));
         }
         if ("smoke".equals(runSettings.get("mode"))) {
             quality = quality.with(new Quality.Flag("smoke-run", "a smoke run (tiny working sets, one short iteration) "

@@ -30,13 +30,24 @@ final class ProgressFormat implements OutputFormat {
 
     private final PrintWriter out;
     private final int total;
+    private final LoadMonitor load;
+    private final List<LoadReport.Loaded> loaded = new java.util.ArrayList<>();
+    private long startedNanos;
+    private String current;
     private final Deque<String> jmhLines = new ArrayDeque<>();
     private final StringBuilder partial = new StringBuilder();
     private int started;
 
-    ProgressFormat(PrintWriter out, int total) {
+    /** @param load the monitor of other processes' cpu time, or null where there is none */
+    ProgressFormat(PrintWriter out, int total, LoadMonitor load) {
         this.out = out;
         this.total = total;
+        this.load = load;
+    }
+
+    /** The measurements during which other processes used more than the threshold. */
+    List<LoadReport.Loaded> loaded() {
+        return List.copyOf(loaded);
     }
 
     /** The last lines JMH printed: forked-VM errors and stack traces land here. */
@@ -47,7 +58,9 @@ final class ProgressFormat implements OutputFormat {
     @Override
     public void startBenchmark(BenchmarkParams params) {
         started++;
-        out.printf(Locale.ROOT, "[%d/%d] %s ", started, total, describe(params));
+        current = describe(params);
+        startedNanos = System.nanoTime();
+        out.printf(Locale.ROOT, "[%d/%d] %s ", started, total, current);
         out.flush();
     }
 
@@ -64,10 +77,18 @@ final class ProgressFormat implements OutputFormat {
 
     @Override
     public void endBenchmark(BenchmarkResult result) {
+        String shared = "";
+        if (load != null) {
+            double other = load.otherCpus(startedNanos, System.nanoTime());
+            if (other > LoadMonitor.OTHER_CPUS_THRESHOLD) {
+                loaded.add(new LoadReport.Loaded(current, other));
+                shared = String.format(Locale.ROOT, "  (other processes used %.2f cpus meanwhile: flagged)", other);
+            }
+        }
         if (result == null) {
             out.println(" failed");
         } else {
-            out.println(" " + figure(new RunResult(result.getParams(), List.of(result))));
+            out.println(" " + figure(new RunResult(result.getParams(), List.of(result))) + shared);
         }
         out.flush();
     }
