@@ -91,6 +91,13 @@ final class ProfileBuilder {
                 BandwidthEntry entry = bandwidthEntry(stream, settings);
                 bandwidth.add(entry);
                 quality = flagIfNoisy(quality, entry.id(), entry.streamBytesPerSecond());
+                long rule = membound.benchmarks.sizing.WorkingSet.DRAM_MULTIPLE * caches.lastLevelTotalBytes();
+                if (entry.level() == MemoryLevel.DRAM && stream.workload().arrayBytes() < rule) {
+                    quality = quality.with(new Quality.Flag("working-set-too-small", "each array is "
+                            + membound.hardware.units.Units.formatBytes(stream.workload().arrayBytes())
+                            + ", below 4x the last-level cache (" + membound.hardware.units.Units.formatBytes(rule)
+                            + "): part of it may be served from cache", CPU, entry.id()));
+                }
             } else if (LatencyResult.isLatency(result)) {
                 latency.add(latencyEntry(LatencyResult.of(result), settings));
             } else if (ComputeResult.isCompute(result)) {
