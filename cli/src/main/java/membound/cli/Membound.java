@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import membound.calibrator.cli.CalibrateCommand;
 import membound.calibrator.cli.CompareCommand;
 import membound.calibrator.cli.FleetCommand;
+import membound.calibrator.cli.HardwareCommand;
 import membound.calibrator.cli.ImportCommand;
 import membound.calibrator.cli.ShowCommand;
 import membound.hardware.BadInputException;
@@ -23,6 +24,7 @@ import picocli.CommandLine.Command;
         description = "Measured memory bandwidth, hardware profiles and the training time they imply.",
         subcommands = {
                 CommandLine.HelpCommand.class,
+                HardwareCommand.class,
                 CalibrateCommand.class,
                 ShowCommand.class,
                 CompareCommand.class,

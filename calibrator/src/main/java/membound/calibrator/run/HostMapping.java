@@ -10,12 +10,12 @@ import membound.hardware.host.Host;
 import membound.profile.Host.Cpu;
 
 /** The detected host, as a profile records it. */
-final class HostMapping {
+public final class HostMapping {
 
     private HostMapping() {
     }
 
-    static membound.profile.Host toProfile(Host host) {
+    public static membound.profile.Host toProfile(Host host) {
         List<membound.profile.Host.CoreType> coreTypes = new ArrayList<>();
         for (CoreType type : host.coreTypes()) {
             coreTypes.add(new membound.profile.Host.CoreType(type.name(), type.cpus().size(), cpuList(type.cpus())));
