@@ -85,6 +85,12 @@ public final class CalibrateCommand implements Callable<Integer> {
                     + "bandwidth on each type on its own (default: yes; ceilings always come from all cpus)")
     boolean coreTypes = true;
 
+    @Option(names = "--tenants", paramLabel = "K",
+            description = "also measure how the memory bandwidth divides among 1 ... K tenants: K processes streaming "
+                    + "Triad at once, each with its share of the cpus; the curve goes into the profile and "
+                    + "predict --tenants uses it")
+    int tenants;
+
     @Option(names = "--jvm", paramLabel = "JAVA",
             description = "the java that runs the benchmark forks (default: the one running membound)")
     String jvm;
@@ -104,7 +110,8 @@ public final class CalibrateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Calibrator.Request request = new Calibrator.Request(chosen, Optional.ofNullable(platform),
                 Optional.ofNullable(nominalBandwidth), hugePages, CommandSupport.store(profilesDir),
-                CommandSupport.commandLine(spec), CommandSupport.version(), pin, coreTypes, Optional.ofNullable(jvm));
+                CommandSupport.commandLine(spec), CommandSupport.version(), pin, coreTypes, Optional.ofNullable(jvm),
+                tenants);
         Calibrator.Outcome outcome;
         try {
             // In JSON mode stdout carries only the result, so progress goes to stderr.
@@ -198,6 +205,16 @@ public final class CalibrateCommand implements Callable<Integer> {
                         + Units.formatFlops(entry.flopsPerSecond().typical()));
             }
             s.append("compute (median): ").append(String.join(", ", compute)).append('\n');
+        }
+        if (!cpu.tenants().isEmpty()) {
+            s.append("tenants (Triad, all at once):");
+            for (var tenant : cpu.tenants()) {
+                s.append(String.format(Locale.ROOT, " %d: %s each, %s in total;", tenant.tenants(),
+                        Units.formatBandwidth(tenant.perTenantBytesPerSecond().typical()),
+                        Units.formatBandwidth(tenant.totalBytesPerSecond().typical())));
+            }
+            s.setLength(s.length() - 1);
+            s.append('\n');
         }
         for (Quality.Flag flag : profile.quality().flags()) {
             s.append("flag ").append(flag.code()).append(flag.subject() == null ? "" : " " + flag.subject())

@@ -54,20 +54,31 @@ public final class Calibrator {
      */
     public record Request(CalibrationMode mode, Optional<String> platform, Optional<String> nominalBandwidth,
             boolean hugePages, ProfileStore store, String commandLine, String memboundVersion, boolean pin,
-            boolean coreTypes, Optional<String> jvm) {
+            boolean coreTypes, Optional<String> jvm, int tenants) {
 
         public Request {
             if (mode == null || platform == null || nominalBandwidth == null || store == null || jvm == null) {
                 throw new IllegalArgumentException("mode, platform, nominalBandwidth, store and jvm must be given: "
                         + "mode=" + mode + ", store=" + store);
             }
+            if (tenants < 0) {
+                throw new BadInputException("tenants must be 0 (none) or more: tenants=" + tenants);
+            }
+        }
+
+        /** Without a tenants curve. */
+        public Request(CalibrationMode mode, Optional<String> platform, Optional<String> nominalBandwidth,
+                boolean hugePages, ProfileStore store, String commandLine, String memboundVersion, boolean pin,
+                boolean coreTypes, Optional<String> jvm) {
+            this(mode, platform, nominalBandwidth, hugePages, store, commandLine, memboundVersion, pin, coreTypes,
+                    jvm, 0);
         }
 
         /** Unpinned, each core type measured, forks on this JVM's java. */
         public Request(CalibrationMode mode, Optional<String> platform, Optional<String> nominalBandwidth,
                 boolean hugePages, ProfileStore store, String commandLine, String memboundVersion) {
             this(mode, platform, nominalBandwidth, hugePages, store, commandLine, memboundVersion, false, true,
-                    Optional.empty());
+                    Optional.empty(), 0);
         }
     }
 
@@ -114,6 +125,10 @@ public final class Calibrator {
         Optional<PlatformSpec> platform = catalog.match(host);
         ProfileBuilder.NominalBandwidth nominal = nominal(request, platform, host);
         CacheSizes caches = CacheSizes.of(host);
+        if (request.tenants() > host.logicalCpus()) {
+            throw new BadInputException("tenants must be 1 to " + host.logicalCpus() + " (each tenant needs a cpu of "
+                    + "its own): tenants=" + request.tenants());
+        }
 
         Plan planned = plan(request, host, requests, settings);
         SuitePlan plan = planned.suite();
@@ -129,9 +144,19 @@ public final class Calibrator {
         Optional<LoadMonitor> monitor = LoadMonitor.start(Path.of("/proc"), host.logicalCpus());
         ProgressFormat format = new ProgressFormat(progress, trials(plan), monitor.orElse(null));
         List<RunResult> results;
+        List<membound.profile.TenantEntry> tenants = List.of();
         LoadReport load;
         try {
             results = SuiteRunner.run(plan, format);
+            if (request.tenants() > 0) {
+                long dram = membound.benchmarks.sizing.WorkingSet.DRAM_MULTIPLE * caches.lastLevelTotalBytes();
+                // A smoke run checks the machinery with small arrays, as its other benchmarks do.
+                long arrayBytes = request.mode().isSmoke() ? 64L << 20 : dram;
+                boolean smoke = request.mode().isSmoke();
+                tenants = TenantsMeasurement.measure(request.tenants(), host.logicalCpus(), arrayBytes, dram,
+                        plan.transparentHugePages(), request.jvm().orElse(null), recorded, progress,
+                        smoke ? 200 : TenantsMeasurement.WARMUP_MILLIS, smoke ? 500 : TenantsMeasurement.MEASURE_MILLIS);
+            }
         } catch (RunnerException e) {
             throw new CalibrationFailedException(rootMessage(e), format.jmhTail());
         } finally {
@@ -144,7 +169,7 @@ public final class Calibrator {
                     + " measurements completed", format.jmhTail());
         }
         Profile profile = new ProfileBuilder(host, caches, platform, nominal, recorded, request.commandLine(),
-                started, request.memboundVersion()).build(results, load);
+                started, request.memboundVersion()).build(results, load, tenants);
         Path file = request.store().save(profile, rawJson(results));
         // The stored profile names its raw result file: return exactly what was written.
         return new Outcome(file, membound.profile.ProfileJson.read(file), Duration.between(started, Instant.now()));

@@ -39,6 +39,7 @@ import membound.profile.Profile;
 import membound.profile.Provenance;
 import membound.profile.Quality;
 import membound.profile.RunProvenance;
+import membound.profile.TenantEntry;
 import membound.profile.ScalingCurve;
 
 /**
@@ -80,6 +81,11 @@ final class ProfileBuilder {
     }
 
     Profile build(List<RunResult> results, LoadReport load) {
+        return build(results, load, List.of());
+    }
+
+    /** @param tenants the tenants curve, where one was measured */
+    Profile build(List<RunResult> results, LoadReport load, List<TenantEntry> tenants) {
         List<BandwidthEntry> bandwidth = new ArrayList<>();
         List<LatencyEntry> latency = new ArrayList<>();
         List<ComputeEntry> compute = new ArrayList<>();
@@ -129,7 +135,7 @@ final class ProfileBuilder {
         Optional<DeviceSpec> gpuSpec = platform.flatMap(PlatformSpec::gpu);
         boolean unified = platform.map(PlatformSpec::unifiedMemory).orElse(false) && gpuSpec.isPresent();
         Device cpu = new Device(CPU, DeviceKind.CPU, cpuName(), memory(), unified ? List.of(GPU) : List.of(),
-                bandwidth, ceilings(bandwidth), scaling(bandwidth), latency, compute, List.of());
+                bandwidth, ceilings(bandwidth), scaling(bandwidth), latency, compute, tenants);
         devices.add(cpu);
         gpuSpec.ifPresent(gpu -> devices.add(Device.of(GPU, DeviceKind.GPU, gpu.name(),
                 new Device.Memory((long) gpu.memoryCapacityBytes().value(), null,

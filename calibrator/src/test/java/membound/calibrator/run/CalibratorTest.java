@@ -94,6 +94,27 @@ class CalibratorTest {
     }
 
     @Test
+    void shouldMeasureHowBandwidthDividesAmongTenantsInSeparateProcesses() {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        Calibrator.Request request = new Calibrator.Request(CalibrationMode.SMOKE, Optional.empty(), Optional.empty(),
+                true, new ProfileStore(profiles), "membound calibrate --smoke --tenants (test)", "test", false, false,
+                Optional.empty(), Math.min(2, cpus));
+        Calibrator.Outcome outcome = Calibrator.run(request, new PrintWriter(new StringWriter(), true), c -> List.of(
+                SuiteRequest.of(SuiteBenchmark.STREAM).with("kernel", "TRIAD").with("workingSet", "L1")
+                        .with("threads", "1").with("elementType", "double").with("implementation", "vector")),
+                new OptionsBuilder().forks(0).warmupIterations(0).measurementIterations(1)
+                        .measurementTime(TimeValue.milliseconds(20)).shouldFailOnError(true).build());
+
+        List<membound.profile.TenantEntry> curve = outcome.profile().device("cpu").orElseThrow().tenants();
+        assertEquals(Math.min(2, cpus), curve.size());
+        for (membound.profile.TenantEntry point : curve) {
+            assertEquals(Math.max(1, cpus / point.tenants()), point.threadsPerTenant());
+            assertTrue(point.totalBytesPerSecond().typical() >= point.perTenantBytesPerSecond().low() * point.tenants()
+                    * 0.5, point::toString);
+        }
+    }
+
+    @Test
     void shouldPlanTheModesWithinTheirDocumentedContent() {
         assertEquals(List.of("1"), CalibrationMode.scalingThreads(2));
         assertEquals(List.of("1", "2", "4", "8", "16"), CalibrationMode.scalingThreads(20));

@@ -1,0 +1,214 @@
+package membound.calibrator.run;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.HdrHistogram.Histogram;
+
+import membound.benchmarks.stream.ElementType;
+import membound.benchmarks.stream.StreamKernel;
+import membound.benchmarks.stream.StreamWorkload;
+import membound.benchmarks.suite.SuitePlan;
+import membound.benchmarks.tenant.StreamTenantMain;
+import membound.hardware.units.Units;
+import membound.profile.Distribution;
+import membound.profile.MemoryLevel;
+import membound.profile.Provenance;
+import membound.profile.TenantEntry;
+
+/**
+ * How the memory bandwidth divides among tenants: for k = 1 ... K, k processes ({@link StreamTenantMain}),
+ * each with its own arrays and its share of the cpus, stream Triad at the same time, as k users' jobs on one
+ * machine do. Each tenant's arrays are 1/k of the DRAM working set, so together they span as much memory as
+ * one tenant alone. Each run is a second of warm-up, then {@link #MEASURE_MILLIS} of passes back to back in
+ * every tenant at once; each tenant's passes are checked against STREAM's closed form afterwards.
+ */
+final class TenantsMeasurement {
+
+    static final long WARMUP_MILLIS = 1000;
+    static final long MEASURE_MILLIS = 3000;
+    private static final StreamKernel KERNEL = StreamKernel.TRIAD;
+    private static final long READY_TIMEOUT_SECONDS = 600;
+
+    private TenantsMeasurement() {
+    }
+
+    /**
+     * Tenants 1 ... {@code maxTenants}, each curve point a {@link TenantEntry}.
+     *
+     * @param arrayBytes the bytes of each array of one tenant alone (the DRAM working set); k tenants get 1/k each
+     * @param minimumDramArrayBytes 4x the last-level cache: smaller arrays are not recorded as DRAM
+     */
+    static List<TenantEntry> measure(int maxTenants, int cpus, long arrayBytes, long minimumDramArrayBytes,
+            boolean hugePages, String jvm, Map<String, String> settings, PrintWriter progress) {
+        return measure(maxTenants, cpus, arrayBytes, minimumDramArrayBytes, hugePages, jvm, settings, progress,
+                WARMUP_MILLIS, MEASURE_MILLIS);
+    }
+
+    /** As above, with the warm-up and measurement given (a smoke run's are short). */
+    static List<TenantEntry> measure(int maxTenants, int cpus, long arrayBytes, long minimumDramArrayBytes,
+            boolean hugePages, String jvm, Map<String, String> settings, PrintWriter progress, long warmupMillis,
+            long measureMillis) {
+        List<TenantEntry> entries = new ArrayList<>();
+        long dramArrayBytes = arrayBytes;
+        for (int tenants = 1; tenants <= maxTenants; tenants++) {
+            int threads = Math.max(1, cpus / tenants);
+            StreamWorkload workload = StreamWorkload.of(KERNEL, ElementType.DOUBLE, dramArrayBytes / tenants, threads);
+            MemoryLevel level = dramArrayBytes >= minimumDramArrayBytes ? MemoryLevel.DRAM : MemoryLevel.L3;
+            progress.printf(Locale.ROOT, "[tenants %d/%d] %d tenant%s x %d thread%s, Triad on %s arrays each ", tenants,
+                    maxTenants, tenants, tenants == 1 ? "" : "s", threads, threads == 1 ? "" : "s",
+                    Units.formatBytes(workload.arrayBytes()));
+            progress.flush();
+            List<Histogram> passTimes = run(tenants, workload, hugePages, jvm, progress, warmupMillis, measureMillis);
+            Histogram pooled = new Histogram(3);
+            double total = 0;
+            for (Histogram tenant : passTimes) {
+                pooled.add(tenant);
+                total += workload.streamBytesPerPass() * 1e9 / tenant.getValueAtPercentile(50);
+            }
+            Distribution perTenant = Distribution.ofDurationHistogram(workload.streamBytesPerPass(), pooled);
+            entries.add(new TenantEntry(tenants, KERNEL.name().toLowerCase(Locale.ROOT), "double", threads,
+                    level, perTenant, Distribution.single(total), Provenance.measured(
+                            "StreamTenantMain Triad (vector), " + tenants + " processes at once, "
+                                    + measureMillis + " ms of passes each; total = sum of the tenants' medians",
+                            null, settings)));
+            progress.printf(Locale.ROOT, " per tenant %s, total %s%n", Units.formatBandwidth(perTenant.median()),
+                    Units.formatBandwidth(total));
+            progress.flush();
+        }
+        return entries;
+    }
+
+    /** One process of a run, and how to talk to it. */
+    private record Tenant(Process process, BufferedReader out, BufferedWriter in, StringBuilder err) {
+        String ask(String command) throws IOException {
+            in.write(command);
+            in.newLine();
+            in.flush();
+            return answer();
+        }
+
+        String answer() throws IOException {
+            String line = out.readLine();
+            if (line == null) {
+                throw new IOException("tenant exited: " + lastLine(err));
+            }
+            if (line.startsWith("error ")) {
+                throw new IOException(line.substring("error ".length()));
+            }
+            return line;
+        }
+    }
+
+    private static List<Histogram> run(int count, StreamWorkload workload, boolean hugePages, String jvm,
+            PrintWriter progress, long warmupMillis, long measureMillis) {
+        List<Tenant> tenants = new ArrayList<>();
+        try {
+            for (int i = 0; i < count; i++) {
+                tenants.add(start(workload, hugePages, jvm));
+            }
+            for (Tenant tenant : tenants) {
+                if (!tenant.answer().equals("ready")) {
+                    throw new IOException("tenant did not say ready");
+                }
+            }
+            runAll(tenants, warmupMillis);
+            progress.print('.');
+            progress.flush();
+            List<String> answers = runAll(tenants, measureMillis);
+            progress.print('.');
+            progress.flush();
+            List<Histogram> passTimes = new ArrayList<>();
+            for (String answer : answers) {
+                String[] fields = answer.split(" ");
+                Histogram histogram = new Histogram(3);
+                for (int f = 2; f < fields.length; f++) {
+                    histogram.recordValue(Math.max(1, Long.parseLong(fields[f])));
+                }
+                passTimes.add(histogram);
+            }
+            for (Tenant tenant : tenants) {
+                tenant.ask("check");
+            }
+            return passTimes;
+        } catch (IOException | RuntimeException e) {
+            throw new CalibrationFailedException("a tenant of the " + count + "-tenant run failed: " + e.getMessage(),
+                    List.of());
+        } finally {
+            for (Tenant tenant : tenants) {
+                tenant.process().destroy();
+                try {
+                    tenant.process().waitFor(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                tenant.process().destroyForcibly();
+            }
+        }
+    }
+
+    /** Sends {@code run} to every tenant first, so they stream together, then collects the answers. */
+    private static List<String> runAll(List<Tenant> tenants, long millis) throws IOException {
+        for (Tenant tenant : tenants) {
+            tenant.in().write("run " + millis);
+            tenant.in().newLine();
+            tenant.in().flush();
+        }
+        List<String> answers = new ArrayList<>();
+        for (Tenant tenant : tenants) {
+            answers.add(tenant.answer());
+        }
+        return answers;
+    }
+
+    private static Tenant start(StreamWorkload workload, boolean hugePages, String jvm) throws IOException {
+        long heapBytes = workload.footprintBytes() + (512L << 20);
+        List<String> command = new ArrayList<>(List.of(jvm != null ? jvm
+                : Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-modules=jdk.incubator.vector", "-Xmx" + (heapBytes >> 20) + "m"));
+        if (hugePages) {
+            command.add(SuitePlan.HUGE_PAGES_OPTION);
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), StreamTenantMain.class.getName(),
+                workload.kernel().name(), workload.elementType().javaName(), Long.toString(workload.arrayBytes()),
+                Integer.toString(workload.threads())));
+        Process process = new ProcessBuilder(command).start();
+        StringBuilder err = new StringBuilder();
+        Thread drain = new Thread(() -> {
+            try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getErrorStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                    synchronized (err) {
+                        err.append(line).append('\n');
+                    }
+                }
+            } catch (IOException ignored) {
+                // the tenant is gone: what it printed is already kept
+            }
+        }, "membound-tenant-stderr");
+        drain.setDaemon(true);
+        drain.start();
+        return new Tenant(process,
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)),
+                new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)), err);
+    }
+
+    private static String lastLine(StringBuilder err) {
+        synchronized (err) {
+            List<String> lines = err.toString().lines()
+                    .filter(l -> !l.isBlank() && !l.startsWith("WARNING: Using incubator modules")).toList();
+            return lines.isEmpty() ? "(nothing on stderr)" : lines.get(lines.size() - 1);
+        }
+    }
+}
