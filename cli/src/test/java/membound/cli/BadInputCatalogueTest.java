@@ -138,7 +138,7 @@ class BadInputCatalogueTest {
         cases.add(of("config.json", "not JSON", "config.json", Map.of("config.json", "hidden_size: 4096"),
                 "predict", "--model", "@config.json", "--hardware", "h100"));
         // Each importer's file.
-        for (String format : List.of("stream", "babelstream", "likwid", "nvbandwidth", "nccl-tests")) {
+        for (String format : List.of("stream", "babelstream", "likwid", "nvbandwidth", "nccl-tests", "jmh")) {
             cases.add(of("import " + format, "empty file", "out.txt", Map.of("out.txt", "", "a.json", example),
                     "import", "--format", format, "@out.txt", "--into", "@a.json", "--device", "gpu",
                     "--link", "pair", "--link-kind", "network"));

@@ -147,13 +147,23 @@ public final class ProfileJson {
 
     /** Reads JSON text into a tree with the strictness and errors of {@link #readTree(Path, String)}. */
     public static JsonNode readTree(byte[] json, String file, String what) {
+        return readTree(json, file, what, false);
+    }
+
+    /** As {@link #readTree(byte[], String, String)}, for outputs whose top level is an array (JMH's results). */
+    public static JsonNode readArray(byte[] json, String file, String what) {
+        return readTree(json, file, what, true);
+    }
+
+    private static JsonNode readTree(byte[] json, String file, String what, boolean array) {
+        String kind = array ? "a JSON array" : "a JSON object";
         if (json.length == 0 || new String(json, StandardCharsets.UTF_8).isBlank()) {
-            throw new BadInputException(what + " must be a JSON object, not an empty file: file=" + file);
+            throw new BadInputException(what + " must be " + kind + ", not an empty file: file=" + file);
         }
         try {
             JsonNode root = MAPPER.readTree(json);
-            if (root == null || !root.isObject()) {
-                throw new BadInputException(what + " must be a JSON object: file=" + file + ", found="
+            if (root == null || (array ? !root.isArray() : !root.isObject())) {
+                throw new BadInputException(what + " must be " + kind + ": file=" + file + ", found="
                         + (root == null ? "nothing" : root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT)));
             }
             return root;

@@ -169,13 +169,24 @@ public final class SuitePlan {
             } else if (PROPERTY_OPTIONS.containsKey(key)) {
                 result.add(PROPERTY_OPTIONS.get(key));
                 result.add(value);
-            } else if (!key.equals("jvm") && !key.equals("mainClass")) {
+            } else if (!key.equals("jvm") && !key.equals("mainClass") && !isJmhSystemProperty(key)) {
                 throw new BadInputException("jmh property must be one of jmh.include, jmh.params, jmh.args, "
                         + String.join(", ", withPrefix(BENCHMARK_PARAMETERS)) + ", "
                         + String.join(", ", withPrefix(PROPERTY_OPTIONS.keySet())) + ": " + name + "=" + value);
             }
         }
         return result.toArray(String[]::new);
+    }
+
+    /**
+     * JMH's own system properties ({@code -Djmh.ignoreLock=true}, {@code -Djmh.blackhole.mode=...}): JMH reads
+     * them itself, so they pass through untouched.
+     */
+    static boolean isJmhSystemProperty(String key) {
+        return key.equals("ignoreLock") || key.equals("separateClasspathJAR") || key.equals("executor")
+                || key.equals("tmpDir") || key.startsWith("blackhole.") || key.startsWith("stack.")
+                || key.startsWith("perfasm.") || key.startsWith("perfnorm.") || key.startsWith("link.")
+                || key.startsWith("executor.");
     }
 
     /** Resolves the command line into the runs to make on {@code host}. */

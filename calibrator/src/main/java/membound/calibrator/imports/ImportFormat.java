@@ -12,7 +12,8 @@ public enum ImportFormat {
     BABELSTREAM("babelstream", "BabelStream output", "cpu"),
     LIKWID("likwid", "likwid-bench output", "cpu"),
     NVBANDWIDTH("nvbandwidth", "nvbandwidth output", "gpu"),
-    NCCL_TESTS("nccl-tests", "nccl-tests output", "gpu");
+    NCCL_TESTS("nccl-tests", "nccl-tests output", "gpu"),
+    JMH("jmh", "JMH result JSON of membound's benchmarks", "cpu");
 
     private final String formatName;
     private final String what;
@@ -60,6 +61,8 @@ public enum ImportFormat {
             case LIKWID -> LikwidBenchImporter.parse(ToolOutput.read(file, what));
             case NVBANDWIDTH -> NvbandwidthImporter.parse(file, gpuIndex);
             case NCCL_TESTS -> NcclTestsImporter.parse(ToolOutput.read(file, what));
+            case JMH -> JmhResultImporter.parse(membound.profile.ProfileJson.readArray(
+                    membound.profile.ProfileJson.readBytes(file, what), file.toString(), what), file.toString());
         };
     }
 
@@ -71,6 +74,7 @@ public enum ImportFormat {
             case LIKWID -> LikwidBenchImporter.parse(ToolOutput.of(bytes, file, what));
             case NVBANDWIDTH -> NvbandwidthImporter.parse(membound.profile.ProfileJson.readTree(bytes, file, what), file, gpuIndex);
             case NCCL_TESTS -> NcclTestsImporter.parse(ToolOutput.of(bytes, file, what));
+            case JMH -> JmhResultImporter.parse(membound.profile.ProfileJson.readArray(bytes, file, what), file);
         };
     }
 

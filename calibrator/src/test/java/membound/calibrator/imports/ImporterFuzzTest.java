@@ -36,7 +36,8 @@ class ImporterFuzzTest {
             new Input(ImportFormat.LIKWID, Fixtures.shared("likwid-bench-5.2.2-stream_avx_fma-N-1GB-2.txt")),
             new Input(ImportFormat.NVBANDWIDTH, Fixtures.local("nvbandwidth-v0.8-j-gb10-synthetic.json")),
             new Input(ImportFormat.NCCL_TESTS, Fixtures.local("nccl-tests-2.17.1-all_reduce_perf-2x-gb10-synthetic.txt")),
-            new Input(ImportFormat.NCCL_TESTS, Fixtures.local("nccl-tests-old-layout-all_reduce_perf-2x-v100-synthetic.txt")));
+            new Input(ImportFormat.NCCL_TESTS, Fixtures.local("nccl-tests-old-layout-all_reduce_perf-2x-v100-synthetic.txt")),
+            new Input(ImportFormat.JMH, Fixtures.local("jmh-1.37-membound-stream-latency-2threads.json")));
 
     static final List<String> NUMBERS = List.of("NaN", "-1", "0", "1e308", "-0.0", "inf", "", "N/A", "9".repeat(30));
 
