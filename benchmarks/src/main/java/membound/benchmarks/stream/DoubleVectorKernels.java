@@ -7,7 +7,8 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The STREAM kernels on {@code double[]} with the Vector API, in the API's canonical form: the preferred
  * species in a constant, {@code loopBound} computed once, a step of {@code SPECIES.length()}, a scalar
- * tail. {@link DoubleScalarKernels} holds the scalar twin of every method; the two must agree.
+ * tail — plus a scalar head of {@link #HEAD} elements where the JVM lets the vector loads start on a cache
+ * line (0 elsewhere; see {@link LineAlignment} for why it matters). {@link DoubleScalarKernels} holds the scalar twin of every method; the two must agree.
  *
  * <p>Multiplies and adds stay separate (no {@code fma}) so each lane rounds exactly as the scalar twin
  * does, which is what lets a pass be checked bit for bit against STREAM's closed form. Reductions keep
@@ -18,6 +19,8 @@ public final class DoubleVectorKernels implements DoubleKernels {
     public static final DoubleVectorKernels INSTANCE = new DoubleVectorKernels();
 
     static final VectorSpecies<Double> SPECIES = DoubleVector.SPECIES_PREFERRED;
+    /** Elements done one at a time so that the vector loads start on a cache line ({@link LineAlignment}). */
+    static final int HEAD = LineAlignment.DOUBLE_HEAD;
 
     private DoubleVectorKernels() {
     }
@@ -29,8 +32,12 @@ public final class DoubleVectorKernels implements DoubleKernels {
 
     @Override
     public void copy(double[] a, double[] c, int n) {
-        int upperBound = SPECIES.loopBound(n);
         int i = 0;
+        int head = Math.min(HEAD, n);
+        for (; i < head; i++) {
+            c[i] = a[i];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         for (; i < upperBound; i += SPECIES.length()) {
             DoubleVector.fromArray(SPECIES, a, i).intoArray(c, i);
         }
@@ -41,8 +48,12 @@ public final class DoubleVectorKernels implements DoubleKernels {
 
     @Override
     public void scale(double[] b, double[] c, double s, int n) {
-        int upperBound = SPECIES.loopBound(n);
         int i = 0;
+        int head = Math.min(HEAD, n);
+        for (; i < head; i++) {
+            b[i] = s * c[i];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         for (; i < upperBound; i += SPECIES.length()) {
             DoubleVector vc = DoubleVector.fromArray(SPECIES, c, i);
             vc.mul(s).intoArray(b, i);
@@ -54,8 +65,12 @@ public final class DoubleVectorKernels implements DoubleKernels {
 
     @Override
     public void add(double[] a, double[] b, double[] c, int n) {
-        int upperBound = SPECIES.loopBound(n);
         int i = 0;
+        int head = Math.min(HEAD, n);
+        for (; i < head; i++) {
+            c[i] = a[i] + b[i];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         for (; i < upperBound; i += SPECIES.length()) {
             DoubleVector va = DoubleVector.fromArray(SPECIES, a, i);
             DoubleVector vb = DoubleVector.fromArray(SPECIES, b, i);
@@ -68,8 +83,12 @@ public final class DoubleVectorKernels implements DoubleKernels {
 
     @Override
     public void triad(double[] a, double[] b, double[] c, double s, int n) {
-        int upperBound = SPECIES.loopBound(n);
         int i = 0;
+        int head = Math.min(HEAD, n);
+        for (; i < head; i++) {
+            a[i] = b[i] + s * c[i];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         for (; i < upperBound; i += SPECIES.length()) {
             DoubleVector vb = DoubleVector.fromArray(SPECIES, b, i);
             DoubleVector vc = DoubleVector.fromArray(SPECIES, c, i);
@@ -82,8 +101,12 @@ public final class DoubleVectorKernels implements DoubleKernels {
 
     @Override
     public void nstream(double[] a, double[] b, double[] c, double s, int n) {
-        int upperBound = SPECIES.loopBound(n);
         int i = 0;
+        int head = Math.min(HEAD, n);
+        for (; i < head; i++) {
+            a[i] += b[i] + s * c[i];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         for (; i < upperBound; i += SPECIES.length()) {
             DoubleVector va = DoubleVector.fromArray(SPECIES, a, i);
             DoubleVector vb = DoubleVector.fromArray(SPECIES, b, i);
@@ -98,8 +121,12 @@ public final class DoubleVectorKernels implements DoubleKernels {
     @Override
     public void fill(double[] c, double s, int n) {
         DoubleVector vs = DoubleVector.broadcast(SPECIES, s);
-        int upperBound = SPECIES.loopBound(n);
         int i = 0;
+        int head = Math.min(HEAD, n);
+        for (; i < head; i++) {
+            c[i] = s;
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         for (; i < upperBound; i += SPECIES.length()) {
             vs.intoArray(c, i);
         }
@@ -111,12 +138,17 @@ public final class DoubleVectorKernels implements DoubleKernels {
     @Override
     public double dot(double[] a, double[] b, int n) {
         int step = SPECIES.length();
-        int upperBound = SPECIES.loopBound(n);
+        int head = Math.min(HEAD, n);
+        double headSum = 0;
+        for (int h = 0; h < head; h++) {
+            headSum += a[h] * b[h];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         DoubleVector acc0 = DoubleVector.zero(SPECIES);
         DoubleVector acc1 = acc0;
         DoubleVector acc2 = acc0;
         DoubleVector acc3 = acc0;
-        int i = 0;
+        int i = head;
         for (; i <= upperBound - 4 * step; i += 4 * step) {
             acc0 = acc0.add(DoubleVector.fromArray(SPECIES, a, i).mul(DoubleVector.fromArray(SPECIES, b, i)));
             acc1 = acc1.add(DoubleVector.fromArray(SPECIES, a, i + step)
@@ -129,7 +161,7 @@ public final class DoubleVectorKernels implements DoubleKernels {
         for (; i < upperBound; i += step) {
             acc0 = acc0.add(DoubleVector.fromArray(SPECIES, a, i).mul(DoubleVector.fromArray(SPECIES, b, i)));
         }
-        double sum = acc0.add(acc1).add(acc2.add(acc3)).reduceLanes(VectorOperators.ADD);
+        double sum = headSum + acc0.add(acc1).add(acc2.add(acc3)).reduceLanes(VectorOperators.ADD);
         for (; i < n; i++) {
             sum += a[i] * b[i];
         }
@@ -139,12 +171,17 @@ public final class DoubleVectorKernels implements DoubleKernels {
     @Override
     public double sum(double[] a, int n) {
         int step = SPECIES.length();
-        int upperBound = SPECIES.loopBound(n);
+        int head = Math.min(HEAD, n);
+        double headSum = 0;
+        for (int h = 0; h < head; h++) {
+            headSum += a[h];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         DoubleVector acc0 = DoubleVector.zero(SPECIES);
         DoubleVector acc1 = acc0;
         DoubleVector acc2 = acc0;
         DoubleVector acc3 = acc0;
-        int i = 0;
+        int i = head;
         for (; i <= upperBound - 4 * step; i += 4 * step) {
             acc0 = acc0.add(DoubleVector.fromArray(SPECIES, a, i));
             acc1 = acc1.add(DoubleVector.fromArray(SPECIES, a, i + step));
@@ -154,7 +191,7 @@ public final class DoubleVectorKernels implements DoubleKernels {
         for (; i < upperBound; i += step) {
             acc0 = acc0.add(DoubleVector.fromArray(SPECIES, a, i));
         }
-        double sum = acc0.add(acc1).add(acc2.add(acc3)).reduceLanes(VectorOperators.ADD);
+        double sum = headSum + acc0.add(acc1).add(acc2.add(acc3)).reduceLanes(VectorOperators.ADD);
         for (; i < n; i++) {
             sum += a[i];
         }

@@ -7,7 +7,8 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The STREAM kernels on {@code float[]} with the Vector API, in the API's canonical form: the preferred
  * species in a constant, {@code loopBound} computed once, a step of {@code SPECIES.length()}, a scalar
- * tail. {@link FloatScalarKernels} holds the scalar twin of every method; the two must agree.
+ * tail — plus a scalar head of {@link #HEAD} elements where the JVM lets the vector loads start on a cache
+ * line (0 elsewhere; see {@link LineAlignment} for why it matters). {@link FloatScalarKernels} holds the scalar twin of every method; the two must agree.
  *
  * <p>Multiplies and adds stay separate (no {@code fma}) so each lane rounds exactly as the scalar twin
  * does, which is what lets a pass be checked bit for bit against STREAM's closed form. Reductions keep
@@ -21,6 +22,8 @@ public final class FloatVectorKernels implements FloatKernels {
     public static final FloatVectorKernels INSTANCE = new FloatVectorKernels();
 
     static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
+    /** Elements done one at a time so that the vector loads start on a cache line ({@link LineAlignment}). */
+    static final int HEAD = LineAlignment.FLOAT_HEAD;
 
     /** Elements summed in float lanes before the partial sum moves into a double. */
     public static final int REDUCTION_BLOCK = 4096;
@@ -35,8 +38,12 @@ public final class FloatVectorKernels implements FloatKernels {
 
     @Override
     public void copy(float[] a, float[] c, int n) {
-        int upperBound = SPECIES.loopBound(n);
         int i = 0;
+        int head = Math.min(HEAD, n);
+        for (; i < head; i++) {
+            c[i] = a[i];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         for (; i < upperBound; i += SPECIES.length()) {
             FloatVector.fromArray(SPECIES, a, i).intoArray(c, i);
         }
@@ -47,8 +54,12 @@ public final class FloatVectorKernels implements FloatKernels {
 
     @Override
     public void scale(float[] b, float[] c, float s, int n) {
-        int upperBound = SPECIES.loopBound(n);
         int i = 0;
+        int head = Math.min(HEAD, n);
+        for (; i < head; i++) {
+            b[i] = s * c[i];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         for (; i < upperBound; i += SPECIES.length()) {
             FloatVector vc = FloatVector.fromArray(SPECIES, c, i);
             vc.mul(s).intoArray(b, i);
@@ -60,8 +71,12 @@ public final class FloatVectorKernels implements FloatKernels {
 
     @Override
     public void add(float[] a, float[] b, float[] c, int n) {
-        int upperBound = SPECIES.loopBound(n);
         int i = 0;
+        int head = Math.min(HEAD, n);
+        for (; i < head; i++) {
+            c[i] = a[i] + b[i];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         for (; i < upperBound; i += SPECIES.length()) {
             FloatVector va = FloatVector.fromArray(SPECIES, a, i);
             FloatVector vb = FloatVector.fromArray(SPECIES, b, i);
@@ -74,8 +89,12 @@ public final class FloatVectorKernels implements FloatKernels {
 
     @Override
     public void triad(float[] a, float[] b, float[] c, float s, int n) {
-        int upperBound = SPECIES.loopBound(n);
         int i = 0;
+        int head = Math.min(HEAD, n);
+        for (; i < head; i++) {
+            a[i] = b[i] + s * c[i];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         for (; i < upperBound; i += SPECIES.length()) {
             FloatVector vb = FloatVector.fromArray(SPECIES, b, i);
             FloatVector vc = FloatVector.fromArray(SPECIES, c, i);
@@ -88,8 +107,12 @@ public final class FloatVectorKernels implements FloatKernels {
 
     @Override
     public void nstream(float[] a, float[] b, float[] c, float s, int n) {
-        int upperBound = SPECIES.loopBound(n);
         int i = 0;
+        int head = Math.min(HEAD, n);
+        for (; i < head; i++) {
+            a[i] += b[i] + s * c[i];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         for (; i < upperBound; i += SPECIES.length()) {
             FloatVector va = FloatVector.fromArray(SPECIES, a, i);
             FloatVector vb = FloatVector.fromArray(SPECIES, b, i);
@@ -104,8 +127,12 @@ public final class FloatVectorKernels implements FloatKernels {
     @Override
     public void fill(float[] c, float s, int n) {
         FloatVector vs = FloatVector.broadcast(SPECIES, s);
-        int upperBound = SPECIES.loopBound(n);
         int i = 0;
+        int head = Math.min(HEAD, n);
+        for (; i < head; i++) {
+            c[i] = s;
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
         for (; i < upperBound; i += SPECIES.length()) {
             vs.intoArray(c, i);
         }
@@ -117,9 +144,14 @@ public final class FloatVectorKernels implements FloatKernels {
     @Override
     public double dot(float[] a, float[] b, int n) {
         int step = SPECIES.length();
-        int upperBound = SPECIES.loopBound(n);
-        double total = 0;
-        int i = 0;
+        int head = Math.min(HEAD, n);
+        float headSum = 0;
+        for (int h = 0; h < head; h++) {
+            headSum += a[h] * b[h];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
+        double total = headSum;
+        int i = head;
         while (i < upperBound) {
             int blockEnd = Math.min(i + REDUCTION_BLOCK, upperBound);
             FloatVector acc0 = FloatVector.zero(SPECIES);
@@ -150,9 +182,14 @@ public final class FloatVectorKernels implements FloatKernels {
     @Override
     public double sum(float[] a, int n) {
         int step = SPECIES.length();
-        int upperBound = SPECIES.loopBound(n);
-        double total = 0;
-        int i = 0;
+        int head = Math.min(HEAD, n);
+        float headSum = 0;
+        for (int h = 0; h < head; h++) {
+            headSum += a[h];
+        }
+        int upperBound = head + SPECIES.loopBound(n - head);
+        double total = headSum;
+        int i = head;
         while (i < upperBound) {
             int blockEnd = Math.min(i + REDUCTION_BLOCK, upperBound);
             FloatVector acc0 = FloatVector.zero(SPECIES);

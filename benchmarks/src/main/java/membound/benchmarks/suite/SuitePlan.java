@@ -29,6 +29,7 @@ import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.sizing.WorkingSet;
 import membound.benchmarks.stream.StreamBenchmark;
+import membound.benchmarks.stream.LineAlignment;
 import membound.benchmarks.stream.StreamKernel;
 import membound.hardware.BadInputException;
 import membound.hardware.host.Host;
@@ -397,7 +398,8 @@ public final class SuitePlan {
 
     private static Options options(SuiteRequest request, Options settings, int threads, List<WorkingSet> sizes,
             long heapBytes, boolean transparentHugePages, Placement placement) {
-        List<String> jvmArgs = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector", "-Xmx" + (heapBytes >> 20) + "m"));
+        List<String> jvmArgs = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector", "-Xmx" + (heapBytes >> 20) + "m",
+                LineAlignment.OBJECT_ALIGNMENT_OPTION, LineAlignment.LAYOUT_EXPORT_OPTION));
         if (transparentHugePages) {
             jvmArgs.add(HUGE_PAGES_OPTION);
         }

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 
 import membound.benchmarks.stream.ElementType;
+import membound.benchmarks.stream.LineAlignment;
 import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
 import membound.benchmarks.suite.SuitePlan;
@@ -176,7 +177,8 @@ final class TenantsMeasurement {
         long heapBytes = workload.footprintBytes() + (512L << 20);
         List<String> command = new ArrayList<>(List.of(jvm != null ? jvm
                 : Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-modules=jdk.incubator.vector", "-Xmx" + (heapBytes >> 20) + "m"));
+                "--add-modules=jdk.incubator.vector", "-Xmx" + (heapBytes >> 20) + "m",
+                LineAlignment.OBJECT_ALIGNMENT_OPTION, LineAlignment.LAYOUT_EXPORT_OPTION));
         if (hugePages) {
             command.add(SuitePlan.HUGE_PAGES_OPTION);
         }
