@@ -58,7 +58,9 @@ public final class LineAlignment {
         try {
             Class<?> unsafeClass = Class.forName("jdk.internal.misc.Unsafe");
             Object unsafe = unsafeClass.getMethod("getUnsafe").invoke(null);
-            return (Integer) unsafeClass.getMethod("arrayBaseOffset", Class.class).invoke(unsafe, arrayType);
+            // An int up to JDK 21, a long from JDK 25 on.
+            Number offset = (Number) unsafeClass.getMethod("arrayBaseOffset", Class.class).invoke(unsafe, arrayType);
+            return Math.toIntExact(offset.longValue());
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             return -1;
         }
