@@ -9,6 +9,7 @@ import membound.calibrator.cli.ImportCommand;
 import membound.calibrator.cli.ShowCommand;
 import membound.hardware.BadInputException;
 import membound.model.cli.PredictCommand;
+import membound.validate.cli.ValidateCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -28,6 +29,7 @@ import picocli.CommandLine.Command;
                 ImportCommand.class,
                 FleetCommand.class,
                 PredictCommand.class,
+                ValidateCommand.class,
         })
 public final class Membound implements Runnable {
 

@@ -33,6 +33,7 @@ public final class OptimizerStep implements AutoCloseable {
     private float[][] shadow;
     private long step;
     private double lastGradientNorm;
+    private java.util.Map<String, Long> phaseNanos;
 
     /** One thread's parameters and their optimizer state. */
     static final class Slice {
@@ -116,9 +117,32 @@ public final class OptimizerStep implements AutoCloseable {
         lastGradientNorm = Math.sqrt(sum);
         AdamW.Update update = AdamW.Update.of(settings, ++step, lastGradientNorm);
         updatesSinceReset.add(update);
+        long normed = System.nanoTime();
         team.run(slice -> AdamW.update(slice.p, slice.g, slice.m, slice.v, 0, slice.p.length, update));
+        long updated = System.nanoTime();
         team.run(slice -> AdamW.zero(slice.g, 0, slice.g.length));
-        return System.nanoTime() - start;
+        long end = System.nanoTime();
+        if (phaseNanos != null) {
+            phaseNanos.merge(NORM, normed - start, Long::sum);
+            phaseNanos.merge(UPDATE, updated - normed, Long::sum);
+            phaseNanos.merge(ZERO, end - updated, Long::sum);
+        }
+        return end - start;
+    }
+
+    /** The model's names for the three passes. */
+    static final String NORM = "gradient norm (clipping)";
+    static final String UPDATE = "optimizer update (adamw)";
+    static final String ZERO = "zero gradients";
+
+    /** Records the time of each pass under the model's operation names from now on (off: stops). */
+    public void timePhases(boolean on) {
+        phaseNanos = on ? new java.util.LinkedHashMap<>() : null;
+    }
+
+    /** Nanoseconds per pass since {@link #timePhases} started, summed over the steps. */
+    public java.util.Map<String, Long> phaseNanos() {
+        return phaseNanos == null ? java.util.Map.of() : new java.util.LinkedHashMap<>(phaseNanos);
     }
 
     /** Back to the starting values and step 0 (each thread refills its own slice). */
