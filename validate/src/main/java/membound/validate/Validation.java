@@ -70,8 +70,17 @@ public final class Validation {
      * @throws ValidationFailedException when a workload fails (a forked VM dies, a step fails its check)
      */
     public static ValidationReport run(Request request, PrintWriter progress) {
+        return run(request, progress, ReferenceWorkload::request);
+    }
+
+    /**
+     * As {@link #run(Request, PrintWriter)}, with what the suite runs for each workload given (the benchmark at
+     * other sizes): how tests validate with tiny workloads.
+     */
+    static ValidationReport run(Request request, PrintWriter progress,
+            java.util.function.Function<ReferenceWorkload, SuiteRequest> suiteRequest) {
         Host host = HostDetector.detect();
-        List<SuiteRequest> requests = request.workloads().stream().map(ReferenceWorkload::request).toList();
+        List<SuiteRequest> requests = request.workloads().stream().map(suiteRequest).toList();
         Options settings = new OptionsBuilder().parent(request.settings()).addProfiler(TenantStepTimes.class).build();
         SuitePlan plan = SuitePlan.of(requests, settings, host, Path.of("unused.json"), request.hugePages());
         Instant started = Instant.now();
