@@ -140,8 +140,13 @@ public final class ReportFormat {
     }
 
     public static String json(ValidationReport report) {
+        return json(tree(report));
+    }
+
+    /** Any tree as validate prints JSON: indented, with a final newline. */
+    public static String json(com.fasterxml.jackson.databind.JsonNode tree) {
         try {
-            return JSON.writeValueAsString(tree(report)) + "\n";
+            return JSON.writeValueAsString(tree) + "\n";
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a validation report must serialize: " + e.getMessage(), e);
         }

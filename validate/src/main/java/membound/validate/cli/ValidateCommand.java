@@ -20,6 +20,7 @@ import membound.validate.Validation;
 import membound.validate.ValidationFailedException;
 import membound.validate.ValidationReport;
 import membound.validate.ValidationStore;
+import membound.validate.ValidationSummary;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -76,6 +77,11 @@ public final class ValidateCommand implements Callable<Integer> {
     @Option(names = "--format", paramLabel = "text|json", description = "text (default) or json")
     String format = "text";
 
+    @Option(names = "--summary", paramLabel = "FILE", arity = "1..*",
+            description = "run nothing: summarize recorded validations (results/validate/*.json) by their medians "
+                    + "per workload")
+    List<Path> summary;
+
     @Override
     public Integer call() {
         boolean json = switch (format) {
@@ -83,6 +89,13 @@ public final class ValidateCommand implements Callable<Integer> {
             case "json" -> true;
             default -> throw new BadInputException("--format must be text or json: --format=" + format);
         };
+        if (summary != null) {
+            ValidationSummary summarized = ValidationSummary.of(summary);
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(json ? ReportFormat.json(summarized.tree()) : summarized.text());
+            out.flush();
+            return 0;
+        }
         List<ReferenceWorkload> chosen = workloads == null ? List.of(ReferenceWorkload.values())
                 : ReferenceWorkload.parse(workloads);
         if (chosen.isEmpty()) {
