@@ -88,8 +88,9 @@ class ValidationTest {
         ProfileMachines profile = ProfileMachines.of(TestProfiles.example(), null, null);
         ValidationReport.Row row = Validation.row(ReferenceWorkload.OPTIMIZER, Map.of("parameters", "33554432"),
                 TENTH_OF_A_SECOND, List.of(), profile);
-        // 273 GB/s nominal against 104.5-118.5 GB/s measured on the example's CPU.
-        assertTrue(row.datasheetSeconds() < 0.5 * row.predictedSeconds(), row.toString());
+        // 273 GB/s nominal for every pattern: 36 bytes per parameter over it; the measured ceilings are lower.
+        assertEquals(36.0 * 33554432 / 273e9, row.datasheetSeconds(), 1e-12);
+        assertTrue(row.datasheetSeconds() < row.predictedSeconds(), row.toString());
         assertEquals((row.predictedSeconds() - 0.1) / 0.1, row.error(), 1e-12);
     }
 
