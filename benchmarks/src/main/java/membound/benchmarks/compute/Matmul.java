@@ -98,10 +98,11 @@ public final class Matmul {
             // Not one whole tile of rows: the scalar loops below take every column.
             vectorColumns = 0;
         }
-        float[] packed = vectorColumns > 0 ? new float[K_BLOCK * tileColumns] : null;
-        // Aᵀ's rows are columns of A, a cache line apart per k: they are packed row-major, a k block at a time.
-        boolean packA = aColumn != 1 && vectorColumns > 0;
-        float[] packedA = packA ? new float[(vectorRowEnd - rowFrom) * K_BLOCK] : null;
+        float[] packed = vectorColumns > 0 ? scratch(0, K_BLOCK * tileColumns) : null;
+        // Aᵀ's rows are columns of A, far apart per k: packed tile by tile, a k block at a time, where enough
+        // column panels reuse the packing (with few, reading A in place costs less than copying it).
+        boolean packA = aColumn != 1 && vectorColumns >= MIN_PANELS_TO_PACK_A * tileColumns;
+        float[] packedA = packA ? scratch(1, (vectorRowEnd - rowFrom) * K_BLOCK) : null;
         for (int kk = 0; kk < k; kk += K_BLOCK) {
             int kEnd = Math.min(kk + K_BLOCK, k);
             if (packA) {
@@ -274,6 +275,20 @@ public final class Matmul {
     private static void store(View c, int i, int j, float sum, boolean accumulate) {
         int index = c.offset() + i * c.rowStride() + j;
         c.data()[index] = accumulate ? c.data()[index] + sum : sum;
+    }
+
+    /** Column panels of C that must reuse a packed block of Aᵀ for packing it to pay. */
+    static final int MIN_PANELS_TO_PACK_A = 4;
+
+    /** Per-thread packing buffers, kept between calls (a step makes hundreds of small products). */
+    private static final ThreadLocal<float[][]> SCRATCH = ThreadLocal.withInitial(() -> new float[2][]);
+
+    private static float[] scratch(int which, int length) {
+        float[][] buffers = SCRATCH.get();
+        if (buffers[which] == null || buffers[which].length < length) {
+            buffers[which] = new float[length];
+        }
+        return buffers[which];
     }
 
     /** FLOPs of one product of an m × k by a k × n matrix, whatever the orientation: 2·m·n·k. */

@@ -10,7 +10,8 @@ import jdk.incubator.vector.VectorSpecies;
  * with its scalar twin ({@code ...Scalar}): activations and their gradients, RMSNorm, residual adds, a causal
  * softmax over attention scores, softmax cross-entropy. Callers split rows over threads.
  *
- * <p>Vector API canonical loops (species in a constant, {@code loopBound}, scalar tail). Where a vector
+ * <p>Vector API canonical loops (species in a constant, {@code loopBound}, scalar tail; the loops that call
+ * {@code exp} end in a masked vector instead, see {@link #causalSoftmax}). Where a vector
  * lane computes exactly what the scalar twin does (adds, multiplies, max, compares) the two agree bit for
  * bit; reductions add lanes in another order, and {@code exp} and {@code tanh} come from the platform's
  * vector math library rather than {@link Math}, so those agree to a few ulps.
@@ -258,19 +259,16 @@ public final class Elementwise {
         }
         float shift = max * scale;
         FloatVector vsum = FloatVector.zero(SPECIES);
-        i = 0;
-        for (; i < upperBound; i += SPECIES.length()) {
-            FloatVector e = FloatVector.fromArray(SPECIES, s, offset + i).mul(scale).sub(shift)
+        // The tail goes through a masked vector too: a scalar Math.exp costs ~15 ns on JDK 17, as much as
+        // a few hundred vector lanes, and every row of a causal mask has a tail.
+        for (i = 0; i < valid; i += SPECIES.length()) {
+            VectorMask<Float> inRange = SPECIES.indexInRange(i, valid);
+            FloatVector e = FloatVector.fromArray(SPECIES, s, offset + i, inRange).mul(scale).sub(shift)
                     .lanewise(VectorOperators.EXP);
-            vsum = vsum.add(e);
-            e.intoArray(s, offset + i);
+            vsum = vsum.add(e, inRange);
+            e.intoArray(s, offset + i, inRange);
         }
         float sum = vsum.reduceLanes(VectorOperators.ADD);
-        for (; i < valid; i++) {
-            float e = (float) Math.exp(s[offset + i] * scale - shift);
-            sum += e;
-            s[offset + i] = e;
-        }
         scaleRow(s, offset, valid, 1f / sum);
         java.util.Arrays.fill(s, offset + valid, offset + n, 0f);
     }
@@ -343,18 +341,14 @@ public final class Elementwise {
             max = Math.max(max, logits[offset + i]);
         }
         FloatVector vsum = FloatVector.zero(SPECIES);
-        i = 0;
-        for (; i < upperBound; i += SPECIES.length()) {
-            FloatVector e = FloatVector.fromArray(SPECIES, logits, offset + i).sub(max).lanewise(VectorOperators.EXP);
-            vsum = vsum.add(e);
-            e.intoArray(probabilities, pOffset + i);
+        for (i = 0; i < n; i += SPECIES.length()) {
+            VectorMask<Float> inRange = SPECIES.indexInRange(i, n);
+            FloatVector e = FloatVector.fromArray(SPECIES, logits, offset + i, inRange).sub(max)
+                    .lanewise(VectorOperators.EXP);
+            vsum = vsum.add(e, inRange);
+            e.intoArray(probabilities, pOffset + i, inRange);
         }
         float sum = vsum.reduceLanes(VectorOperators.ADD);
-        for (; i < n; i++) {
-            float e = (float) Math.exp(logits[offset + i] - max);
-            sum += e;
-            probabilities[pOffset + i] = e;
-        }
         scaleRow(probabilities, pOffset, n, 1f / sum);
         return Math.log(sum) + max - logits[offset + label];
     }
