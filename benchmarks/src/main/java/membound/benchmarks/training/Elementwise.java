@@ -11,7 +11,7 @@ import jdk.incubator.vector.VectorSpecies;
  * softmax over attention scores, softmax cross-entropy. Callers split rows over threads.
  *
  * <p>Vector API canonical loops (species in a constant, {@code loopBound}, scalar tail; the loops that call
- * {@code exp} end in a masked vector instead, see {@link #causalSoftmax}). Where a vector
+ * {@code exp} end in one masked vector instead, see {@link #causalSoftmax}). Where a vector
  * lane computes exactly what the scalar twin does (adds, multiplies, max, compares) the two agree bit for
  * bit; reductions add lanes in another order, and {@code exp} and {@code tanh} come from the platform's
  * vector math library rather than {@link Math}, so those agree to a few ulps.
@@ -259,9 +259,15 @@ public final class Elementwise {
         }
         float shift = max * scale;
         FloatVector vsum = FloatVector.zero(SPECIES);
-        // The tail goes through a masked vector too: a scalar Math.exp costs ~15 ns on JDK 17, as much as
-        // a few hundred vector lanes, and every row of a causal mask has a tail.
-        for (i = 0; i < valid; i += SPECIES.length()) {
+        for (i = 0; i < upperBound; i += SPECIES.length()) {
+            FloatVector e = FloatVector.fromArray(SPECIES, s, offset + i).mul(scale).sub(shift)
+                    .lanewise(VectorOperators.EXP);
+            vsum = vsum.add(e);
+            e.intoArray(s, offset + i);
+        }
+        if (i < valid) {
+            // The tail is one masked vector: a scalar Math.exp costs ~15 ns on JDK 17, as much as a few
+            // hundred vector lanes, and every row under a causal mask has a tail.
             VectorMask<Float> inRange = SPECIES.indexInRange(i, valid);
             FloatVector e = FloatVector.fromArray(SPECIES, s, offset + i, inRange).mul(scale).sub(shift)
                     .lanewise(VectorOperators.EXP);
@@ -341,7 +347,12 @@ public final class Elementwise {
             max = Math.max(max, logits[offset + i]);
         }
         FloatVector vsum = FloatVector.zero(SPECIES);
-        for (i = 0; i < n; i += SPECIES.length()) {
+        for (i = 0; i < upperBound; i += SPECIES.length()) {
+            FloatVector e = FloatVector.fromArray(SPECIES, logits, offset + i).sub(max).lanewise(VectorOperators.EXP);
+            vsum = vsum.add(e);
+            e.intoArray(probabilities, pOffset + i);
+        }
+        if (i < n) {
             VectorMask<Float> inRange = SPECIES.indexInRange(i, n);
             FloatVector e = FloatVector.fromArray(SPECIES, logits, offset + i, inRange).sub(max)
                     .lanewise(VectorOperators.EXP);
