@@ -11,6 +11,7 @@ import membound.calibrator.cli.ShowCommand;
 import membound.hardware.BadInputException;
 import membound.model.cli.PredictCommand;
 import membound.report.cli.ReportCommand;
+import membound.validate.cli.ValidateCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -32,6 +33,7 @@ import picocli.CommandLine.Command;
                 FleetCommand.class,
                 PredictCommand.class,
                 ReportCommand.class,
+                ValidateCommand.class,
         })
 public final class Membound implements Runnable {
 

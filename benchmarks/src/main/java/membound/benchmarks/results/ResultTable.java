@@ -21,6 +21,37 @@ public final class ResultTable {
         printBandwidth(out, all.stream().filter(StreamResult::isStream).map(StreamResult::of).toList(), nominal);
         printLatency(out, all.stream().filter(LatencyResult::isLatency).map(LatencyResult::of).toList());
         printCompute(out, all.stream().filter(ComputeResult::isCompute).map(ComputeResult::of).toList());
+        printTraining(out, all.stream().filter(ResultTable::isTraining).toList());
+    }
+
+    /** A training workload's result: one operation is one training step. */
+    static boolean isTraining(org.openjdk.jmh.results.RunResult result) {
+        return result.getParams().getBenchmark().startsWith("membound.benchmarks.training.");
+    }
+
+    static void printTraining(PrintStream out, List<org.openjdk.jmh.results.RunResult> results) {
+        if (results.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("membound: training steps (ms per step; median [p5-p95] over every step; "
+                + "membound validate predicts them from a profile)");
+        out.println(String.format(Locale.ROOT, "%-22s %-44s %-26s %7s", "workload", "parameters", "ms per step",
+                "steps"));
+        for (org.openjdk.jmh.results.RunResult result : results) {
+            String name = result.getParams().getBenchmark();
+            String simple = name.substring(0, name.lastIndexOf('.'));
+            simple = simple.substring(simple.lastIndexOf('.') + 1);
+            StringBuilder parameters = new StringBuilder();
+            for (String key : result.getParams().getParamsKeys()) {
+                parameters.append(parameters.length() == 0 ? "" : " ").append(key).append('=')
+                        .append(result.getParams().getParam(key));
+            }
+            PassTimes times = PassTimes.of(result.getPrimaryResult());
+            out.println(String.format(Locale.ROOT, "%-22s %-44s %-26s %7d", simple, parameters,
+                    String.format(Locale.ROOT, "%.2f [%.2f-%.2f]", times.percentileNanos(50) / 1e6,
+                            times.percentileNanos(5) / 1e6, times.percentileNanos(95) / 1e6), times.count()));
+        }
     }
 
     static void printBandwidth(PrintStream out, List<StreamResult> results, Nominal nominal) {

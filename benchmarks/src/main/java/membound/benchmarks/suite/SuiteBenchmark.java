@@ -10,16 +10,26 @@ import membound.benchmarks.compute.FmaBenchmark;
 import membound.benchmarks.compute.GemmBenchmark;
 import membound.benchmarks.latency.LatencyBenchmark;
 import membound.benchmarks.stream.StreamBenchmark;
+import membound.benchmarks.training.MlpBenchmark;
+import membound.benchmarks.training.OptimizerBenchmark;
+import membound.benchmarks.training.TenantsBenchmark;
+import membound.benchmarks.training.TransformerBenchmark;
 
 /**
- * The benchmarks of the suite and what the plan must know of each: its JMH name, whether it takes a team
+ * The benchmarks of the suite (the ceilings a calibration measures, and the training workloads validation
+ * times) and what the plan must know of each: its JMH name, whether it takes a team
  * size and a working set, how a working set resolves, and how much heap a fork needs.
  */
 public enum SuiteBenchmark {
     STREAM(StreamBenchmark.class, "pass", Sizing.STREAM),
     LATENCY(LatencyBenchmark.class, "chase", Sizing.CHASE),
     FMA(FmaBenchmark.class, "pass", Sizing.NONE),
-    GEMM(GemmBenchmark.class, "multiply", Sizing.NONE);
+    GEMM(GemmBenchmark.class, "multiply", Sizing.NONE),
+    /** Training workloads: real steps that {@code membound validate} holds the model's predictions against. */
+    OPTIMIZER(OptimizerBenchmark.class, "step", Sizing.NONE),
+    MLP(MlpBenchmark.class, "step", Sizing.NONE),
+    TRANSFORMER(TransformerBenchmark.class, "step", Sizing.NONE),
+    TENANTS(TenantsBenchmark.class, "step", Sizing.NONE);
 
     /** How a benchmark's {@code workingSet} parameter turns into bytes. */
     enum Sizing {

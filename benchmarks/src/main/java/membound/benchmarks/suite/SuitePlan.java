@@ -31,6 +31,11 @@ import membound.benchmarks.sizing.WorkingSet;
 import membound.benchmarks.stream.StreamBenchmark;
 import membound.benchmarks.stream.LineAlignment;
 import membound.benchmarks.stream.StreamKernel;
+import membound.benchmarks.training.MlpBenchmark;
+import membound.benchmarks.training.MlpTraining;
+import membound.benchmarks.training.OptimizerStep;
+import membound.benchmarks.training.TransformerShape;
+import membound.benchmarks.training.TransformerTraining;
 import membound.hardware.BadInputException;
 import membound.hardware.host.Host;
 import membound.hardware.units.Units;
@@ -50,7 +55,8 @@ public final class SuitePlan {
 
     /** The parameters of the suite's benchmarks, each settable as {@code -Djmh.<name>=v1,v2}. */
     static final Set<String> BENCHMARK_PARAMETERS = new TreeSet<>(List.of(
-            "kernel", "elementType", "workingSet", "threads", "implementation", "n"));
+            "kernel", "elementType", "workingSet", "threads", "implementation", "n",
+            "parameters", "widths", "batch", "shape", "tenants"));
 
     /** {@code -Djmh.<key>} to JMH's own option, for the options people set most. */
     private static final Map<String, String> PROPERTY_OPTIONS = new LinkedHashMap<>();
@@ -380,8 +386,52 @@ public final class SuitePlan {
             case GEMM -> 3L * Double.BYTES * request.values("n").stream()
                     .mapToLong(value -> (long) Math.pow(parseOrder(value), 2)).max().orElse(0);
             case FMA -> 0;
+            case OPTIMIZER -> request.values("parameters").stream()
+                    .mapToLong(value -> OptimizerStep.footprintBytes(parseCount("parameters", value))).max().orElse(0);
+            case MLP -> {
+                long footprint = 0;
+                for (String widths : request.values("widths")) {
+                    for (String batch : request.values("batch")) {
+                        footprint = Math.max(footprint, MlpTraining.footprintBytes(parseWidths(widths),
+                                (int) parseCount("batch", batch)));
+                    }
+                }
+                yield footprint;
+            }
+            case TRANSFORMER -> request.values("shape").stream()
+                    .mapToLong(value -> TransformerTraining.footprintBytes(parseShape(value))).max().orElse(0);
+            // The tenants' arrays live in their own JVMs; the fork only talks to them.
+            case TENANTS -> 0;
         };
         return data + Math.max(HEAP_HEADROOM_BYTES, data / 10);
+    }
+
+    private static long parseCount(String name, String value) {
+        try {
+            long count = Long.parseLong(value.trim());
+            if (count >= 1) {
+                return count;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the one-line error
+        }
+        throw new BadInputException(name + " must be a positive whole number: " + name + "=" + value);
+    }
+
+    private static int[] parseWidths(String value) {
+        try {
+            return MlpBenchmark.parseWidths(value);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
+    }
+
+    private static TransformerShape parseShape(String value) {
+        try {
+            return TransformerShape.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
     }
 
     private static int parseOrder(String value) {

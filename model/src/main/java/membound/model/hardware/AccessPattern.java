@@ -4,16 +4,27 @@ package membound.model.hardware;
  * How an operation touches memory, matched to the STREAM-style kernel that measures the same
  * pattern: a read-mostly operation (a GEMM streaming its weights, a gradient norm) runs at the
  * read bandwidth, a one-in-one-out operation (a normalization, an activation) at the copy
- * bandwidth, and a several-in-one-out update (a residual add, an optimizer step) at the triad
- * bandwidth. Measured ceilings differ by pattern because stores cost more than loads.
+ * bandwidth, a several-in-one-out operation (a residual add) at the triad bandwidth, and an
+ * update in place (an optimizer step) at the copy kernel's rate in the bytes the memory moved.
+ * Measured ceilings differ by pattern because stores cost more than loads.
  */
 public enum AccessPattern {
     /** Read-mostly: STREAM-style read/dot kernels (2 arrays read, nothing written per element pair). */
     READ,
     /** Copy-like: one stream in, one stream out (STREAM copy/scale). */
     COPY,
-    /** Update-like: several streams in, one or more out (STREAM add/triad, nstream). */
-    TRIAD;
+    /** Several streams in, one out to an array not read first (STREAM add/triad). */
+    TRIAD,
+    /**
+     * Arrays read and written back in place (an optimizer's update of weights and states). On a cache
+     * that allocates on write, a store to a line not yet read first reads it (write-allocate): the
+     * STREAM kernels that measure the other patterns pay that hidden read, an in-place update does
+     * not, since it stores only lines it has just loaded. Its ceiling is therefore the copy kernel's
+     * rate counted in the bytes the memory moved (STREAM bytes plus write-allocate), where the
+     * profile has that figure; otherwise the copy figure as it is (on memory that does not allocate
+     * on write, such as a GPU's, the two are the same).
+     */
+    UPDATE;
 
     public String label() {
         return name().toLowerCase(java.util.Locale.ROOT);
@@ -25,6 +36,7 @@ public enum AccessPattern {
             case READ -> new AccessPattern[] {COPY, TRIAD};
             case COPY -> new AccessPattern[] {TRIAD, READ};
             case TRIAD -> new AccessPattern[] {COPY, READ};
+            case UPDATE -> new AccessPattern[] {COPY, TRIAD, READ};
         };
     }
 }

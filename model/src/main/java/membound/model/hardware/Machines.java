@@ -284,6 +284,20 @@ public final class Machines {
                 }
                 patterns.put(pattern, Ceiling.measured(c.bytesPerSecond(), describe(c.provenance()) + ", " + c.statistic()
                         + " (profile " + origin + ")"));
+                if (pattern == AccessPattern.COPY && c.bandwidthId() != null
+                        && (c.access() == Access.COPY || !patterns.containsKey(AccessPattern.UPDATE))) {
+                    // An in-place update pays no write-allocate: it moves at copy's rate in hardware bytes.
+                    d.bandwidthEntry(c.bandwidthId()).filter(b -> b.hardwareBytesPerSecond() != null)
+                            .ifPresent(b -> patterns.put(AccessPattern.UPDATE, Ceiling.measured(
+                                    b.hardwareBytesPerSecond().typical(), describe(c.provenance()) + ", "
+                                            + c.statistic() + " in hardware bytes (write-allocate counted; an update in "
+                                            + "place allocates nothing) (profile " + origin + ")")));
+                }
+            }
+            if (!patterns.containsKey(AccessPattern.UPDATE) && patterns.containsKey(AccessPattern.COPY)) {
+                Ceiling copy = patterns.get(AccessPattern.COPY);
+                patterns.put(AccessPattern.UPDATE, Ceiling.measured(copy.measured(), copy.measuredSource()
+                        + "; no hardware-byte figure: the copy figure as it is"));
             }
             if (level == MemoryLevel.DRAM) {
                 if (nominal.isPresent()) {

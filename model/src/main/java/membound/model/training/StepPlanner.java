@@ -149,8 +149,9 @@ public final class StepPlanner {
 
     /**
      * The optimizer step: global-norm gradient clipping (a read of every gradient), the update
-     * (reads and writes weights or master weights, gradients and states), and zeroing the gradient
-     * buffer for the next step. Runs on the host when the optimizer is offloaded.
+     * (reads weights or master weights, gradients and states, and writes weights and states back
+     * in place: the {@link AccessPattern#UPDATE} pattern), and zeroing the gradient buffer for the
+     * next step. Runs on the host when the optimizer is offloaded.
      */
     private static void optimizer(TrainingSetup setup, double trainableOnDevice, boolean onHost, List<Operation> ops) {
         Parallelism par = setup.parallelism();
@@ -166,9 +167,10 @@ public final class StepPlanner {
                 where, 1, 2 * shard, 0, shard * g, 0, AccessPattern.READ, 0, 0, false));
         double read = (master ? 4 : w) + opt.gradientReads() * g + state;
         double written = (master ? 4 + w : w) + state;
+        // In place: weights (or master weights) and states are read and written back.
         ops.add(new Operation("optimizer update (" + opt.label() + ")", OperationClass.OPTIMIZER, Kernel.ELEMENTWISE,
                 Precision.FP32, where, 1, opt.flopsPerParameter() * shard, 0, shard * read, shard * written,
-                AccessPattern.TRIAD, 0, 0, false));
+                AccessPattern.UPDATE, 0, 0, false));
         ops.add(new Operation("zero gradients", OperationClass.OPTIMIZER, Kernel.ELEMENTWISE, Precision.FP32,
                 Placement.DEVICE, 1, 0, 0, 0, gradientShard * g, AccessPattern.COPY, 0, 0, false));
     }

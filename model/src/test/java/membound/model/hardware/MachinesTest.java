@@ -107,4 +107,19 @@ class MachinesTest {
     private static void assertFalse(boolean condition) {
         assertTrue(!condition);
     }
+
+    @Test
+    void shouldUpdateInPlaceAtTheCopyKernelsRateInHardwareBytesWhereTheProfileHasIt() {
+        Machine cpu = Machines.profile(EXAMPLE_PROFILE, "cpu", Overrides.NONE);
+        MemoryTier dram = cpu.device().mainMemory();
+        // The example's CPU copy: 104.5 GB/s in STREAM bytes, 156.75 GB/s with the write-allocate read.
+        assertEquals(104.5e9, dram.ceiling(AccessPattern.COPY).value(Basis.MEASURED));
+        assertEquals(156.75e9, dram.ceiling(AccessPattern.UPDATE).value(Basis.MEASURED));
+        assertTrue(dram.ceiling(AccessPattern.UPDATE).source(Basis.MEASURED).contains("hardware bytes"));
+        assertEquals(273e9, dram.ceiling(AccessPattern.UPDATE).value(Basis.DATASHEET), "the nominal figure for every pattern");
+
+        // Imported GPU figures have no hardware bytes (a GPU does not allocate on write): copy as it is.
+        Machine gpu = Machines.profile(EXAMPLE_PROFILE, "gpu", Overrides.NONE);
+        assertEquals(226e9, gpu.device().mainMemory().ceiling(AccessPattern.UPDATE).value(Basis.MEASURED));
+    }
 }

@@ -1,0 +1,108 @@
+package membound.benchmarks.training;
+
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import membound.benchmarks.sizing.Threads;
+
+/**
+ * Time of one training step of an MLP ({@link MlpTraining}): forward, backward and AdamW on a fixed batch,
+ * FP32. One operation is one step: about 6 × batch × parameters FLOPs in products (the first layer's input
+ * needs no gradient: 4 ×), plus the elementwise passes and the optimizer's 36 bytes per parameter.
+ *
+ * <p><b>Expected shape.</b> Compute-bound: the products take most of the step at about the calibrated GEMM
+ * rate (they are the same kernel); the optimizer pass adds its bytes over the DRAM bandwidth.
+ *
+ * <p><b>Pitfalls guarded against.</b> The loss must be finite after every iteration and, once it has run more
+ * than one step, lower at the end of the trial than at its first step (a step that computed the wrong gradients would not train).
+ *
+ * <p>HOW TO RUN: {@code mvn -pl benchmarks jmh:run -Djmh.include=MlpBenchmark -Djmh.batch=512}.
+ */
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
+@Measurement(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
+@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@State(Scope.Benchmark)
+public class MlpBenchmark {
+
+    /** Input width, hidden widths, classes. */
+    @Param({"1024,2048,2048,1024"})
+    public String widths;
+
+    /** Samples per step. */
+    @Param({"512"})
+    public int batch;
+
+    @Param({"all"})
+    public String threads;
+
+    private MlpTraining mlp;
+    private double firstLoss = Double.NaN;
+    private double lastLoss;
+    private long steps;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        mlp = new MlpTraining(parseWidths(widths), batch, Threads.resolve(threads), AdamWSettings.DEFAULTS, 42, true);
+    }
+
+    @Benchmark
+    public double step() {
+        steps++;
+        lastLoss = mlp.step();
+        if (Double.isNaN(firstLoss)) {
+            firstLoss = lastLoss;
+        }
+        return lastLoss;
+    }
+
+    @TearDown(Level.Iteration)
+    public void check() {
+        if (!Double.isFinite(lastLoss)) {
+            throw new IllegalStateException("MLP training failed validation: loss=" + lastLoss);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        try {
+            // One step cannot show a fall (a smoke run may take only one).
+            if (steps > 1 && !(lastLoss < firstLoss)) {
+                throw new IllegalStateException("MLP training failed validation: the loss went from " + firstLoss
+                        + " to " + lastLoss + " instead of falling");
+            }
+        } finally {
+            if (mlp != null) {
+                mlp.close();
+            }
+        }
+    }
+
+    /** {@code 1024,2048,1024} to widths. */
+    public static int[] parseWidths(String text) {
+        try {
+            int[] values = Arrays.stream(text.split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
+            if (values.length >= 2 && Arrays.stream(values).allMatch(w -> w > 0)) {
+                return values;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the one-line error
+        }
+        throw new IllegalArgumentException("widths must be two or more positive whole numbers: widths=" + text);
+    }
+}

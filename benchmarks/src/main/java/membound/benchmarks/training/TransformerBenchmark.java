@@ -1,0 +1,93 @@
+package membound.benchmarks.training;
+
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import membound.benchmarks.sizing.Threads;
+
+/**
+ * Time of one training step of a one-layer transformer language model ({@link TransformerTraining}):
+ * embedding, attention, MLP, norms and residuals, the output layer and cross-entropy, backward, AdamW; FP32.
+ * One operation is one step.
+ *
+ * <p><b>Expected shape.</b> A mix: the projections and the output layer are compute-bound products; the
+ * materialized attention scores, softmax, norms, residual adds, GELU and the optimizer are memory-bound passes
+ * whose working sets range from a few hundred KiB to tens of MiB.
+ *
+ * <p><b>Pitfalls guarded against.</b> The loss must be finite after every iteration and, once it has run more
+ * than one step, lower at the end of the trial than at its first step.
+ *
+ * <p>HOW TO RUN: {@code mvn -pl benchmarks jmh:run -Djmh.include=TransformerBenchmark}; {@code shape} is
+ * {@code vocabulary,hidden,heads,intermediate,sequence,batch}.
+ */
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
+@Measurement(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
+@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@State(Scope.Benchmark)
+public class TransformerBenchmark {
+
+    /** vocabulary,hidden,heads,intermediate,sequence,batch. */
+    @Param({"2048,256,4,1024,256,4"})
+    public String shape;
+
+    @Param({"all"})
+    public String threads;
+
+    private TransformerTraining transformer;
+    private double firstLoss = Double.NaN;
+    private double lastLoss;
+    private long steps;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        transformer = new TransformerTraining(TransformerShape.parse(shape), Threads.resolve(threads),
+                AdamWSettings.DEFAULTS, 42, true);
+    }
+
+    @Benchmark
+    public double step() {
+        steps++;
+        lastLoss = transformer.step();
+        if (Double.isNaN(firstLoss)) {
+            firstLoss = lastLoss;
+        }
+        return lastLoss;
+    }
+
+    @TearDown(Level.Iteration)
+    public void check() {
+        if (!Double.isFinite(lastLoss)) {
+            throw new IllegalStateException("transformer training failed validation: loss=" + lastLoss);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        try {
+            // One step cannot show a fall (a smoke run may take only one).
+            if (steps > 1 && !(lastLoss < firstLoss)) {
+                throw new IllegalStateException("transformer training failed validation: the loss went from "
+                        + firstLoss + " to " + lastLoss + " instead of falling");
+            }
+        } finally {
+            if (transformer != null) {
+                transformer.close();
+            }
+        }
+    }
+}

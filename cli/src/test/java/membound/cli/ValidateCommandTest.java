@@ -1,0 +1,109 @@
+package membound.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code membound validate} as a user types it: bad input is one line, exit status 2, nothing written. (The
+ * workloads themselves run in the validate module's tests, at tiny sizes.) Output is printed only on failure.
+ */
+class ValidateCommandTest {
+
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String out, String err) {
+        String both() {
+            return "exit " + exit + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Membound.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    @Test
+    void shouldTellTheUserToCalibrateWhenThereIsNoProfile() throws Exception {
+        Path results = dir.resolve("validate");
+        Run r = run("validate", "--profiles-dir", dir.resolve("profiles").toString(), "--results-dir", results.toString());
+
+        assertEquals(2, r.exit(), r.both());
+        assertTrue(r.err().contains("run 'membound calibrate --standard' first"), r.both());
+        assertEquals(1, r.err().strip().lines().count(), r.both());
+        assertFalse(Files.exists(results), "nothing written");
+    }
+
+    @Test
+    void shouldRejectBadInputBeforeRunningAnything() {
+        Path results = dir.resolve("validate");
+        String example = TestProfiles.example().toString();
+        String[][] cases = {
+                {"--nominal-bandwidth", "fast"},
+                {"--workloads", "adamw,bert"},
+                {"--format", "yaml"},
+                {"--profile", dir.resolve("missing.json").toString()},
+        };
+        for (String[] bad : cases) {
+            String[] args = new String[bad.length + 5];
+            args[0] = "validate";
+            args[1] = "--results-dir";
+            args[2] = results.toString();
+            args[3] = "--profile";
+            args[4] = example;
+            System.arraycopy(bad, 0, args, 5, bad.length);
+            Run r = run(args);
+            assertEquals(2, r.exit(), r.both());
+            assertTrue(r.err().startsWith("membound: "), r.both());
+            assertEquals(1, r.err().strip().lines().count(), r.both());
+        }
+        assertFalse(Files.exists(results), "nothing written");
+    }
+
+    @Test
+    void shouldSummarizeRecordedRunsByTheirMedians() throws Exception {
+        Path a = write("a.json", 0.10, 0.11);
+        Path b = write("b.json", 0.12, 0.11);
+        Path c = write("c.json", 0.20, 0.11);
+
+        Run text = run("validate", "--summary", a.toString(), b.toString(), c.toString());
+        assertEquals(0, text.exit(), text.both());
+        assertTrue(text.out().contains("3 recorded validations"), text.both());
+
+        Run json = run("validate", "--summary", a.toString(), b.toString(), c.toString(), "--format", "json");
+        JsonNode workload = new ObjectMapper().readTree(json.out()).path("workloads").path(0);
+        assertEquals(0.12, workload.path("medianMeasuredStepSeconds").asDouble(), 1e-12, json.both());
+        assertEquals((0.11 - 0.12) / 0.12, workload.path("medianError").asDouble(), 1e-12, json.both());
+        // |errors|: 0.1, 0.083, 0.45
+        assertEquals(0.1, workload.path("medianAbsoluteError").asDouble(), 1e-12, json.both());
+
+        Run bad = run("validate", "--summary", TestProfiles.example().toString());
+        assertEquals(2, bad.exit(), bad.both());
+        assertTrue(bad.err().contains("must be a recorded validation"), bad.both());
+    }
+
+    private Path write(String name, double measured, double predicted) throws Exception {
+        String json = "{\"schema\":\"membound-validation\",\"createdUtc\":\"2026-01-01T00:00:00Z\","
+                + "\"profileFile\":\"p.json\",\"loadAverageBefore\":0.3,\"workloads\":[{\"id\":\"adamw\","
+                + "\"label\":\"AdamW step\",\"measuredStepSeconds\":{\"median\":" + measured + "},"
+                + "\"predictedStepSeconds\":" + predicted + ",\"error\":" + (predicted - measured) / measured
+                + ",\"datasheetStepSeconds\":null}]}";
+        Path file = dir.resolve(name);
+        Files.writeString(file, json);
+        return file;
+    }
+}

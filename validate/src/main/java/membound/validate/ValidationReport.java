@@ -1,0 +1,74 @@
+package membound.validate;
+
+import java.util.List;
+
+/**
+ * What a validation found: per reference workload the measured step time, the model's prediction from the
+ * calibrated profile and its error, and the datasheet-based prediction beside it.
+ *
+ * @param profileFile the profile the predictions used
+ * @param datasheetBandwidth the nominal memory bandwidth the datasheet-based predictions used, or null
+ * @param datasheetSource where it came from, or why there is none
+ * @param loadAverageBefore the host's one-minute load average when the run started (other work skews it)
+ */
+public record ValidationReport(String hostname, String cpu, int cpus, String createdUtc, String profileFile,
+        String profileCreatedUtc, Double datasheetBandwidth, String datasheetSource, List<Row> rows,
+        Double loadAverageBefore, Double loadAverageAfter, String settings, String commandLine, List<String> notes) {
+
+    public ValidationReport {
+        rows = List.copyOf(rows);
+        notes = List.copyOf(notes);
+    }
+
+    /** A step time's distribution over JMH's samples, in seconds. */
+    public record Measured(double medianSeconds, double p5Seconds, double p95Seconds, long samples) {
+    }
+
+    /** One operation of a workload: the model's time for it and, where it was timed alone, the measured one. */
+    public record OperationRow(String name, String bound, double predictedSeconds, Double measuredSeconds) {
+    }
+
+    /**
+     * One workload.
+     *
+     * @param predictedSeconds the model's step on the profile's measured ceilings
+     * @param memoryBoundShare the share of the predicted step in operations whose bytes outweigh their FLOPs
+     * @param datasheetSeconds the model's step with the nominal memory bandwidth, or null when unknown
+     * @param tenantMedianSeconds each tenant's own median step (workload 4), else empty
+     */
+    public record Row(ReferenceWorkload workload, String sizes, Measured measured, double predictedSeconds,
+            double memoryBoundShare, Double datasheetSeconds, List<Double> tenantMedianSeconds,
+            List<OperationRow> operations) {
+
+        public Row {
+            tenantMedianSeconds = List.copyOf(tenantMedianSeconds);
+            operations = List.copyOf(operations);
+        }
+
+        /** (predicted − measured) / measured. */
+        public double error() {
+            return (predictedSeconds - measured.medianSeconds()) / measured.medianSeconds();
+        }
+
+        /** The datasheet-based prediction's error, or null when there is none. */
+        public Double datasheetError() {
+            return datasheetSeconds == null ? null
+                    : (datasheetSeconds - measured.medianSeconds()) / measured.medianSeconds();
+        }
+
+        public Row withOperations(List<OperationRow> replaced) {
+            return new Row(workload, sizes, measured, predictedSeconds, memoryBoundShare, datasheetSeconds,
+                    tenantMedianSeconds, replaced);
+        }
+    }
+
+    /** Mean of |error| over the workloads. */
+    public double meanAbsoluteError() {
+        return rows.stream().mapToDouble(r -> Math.abs(r.error())).average().orElse(Double.NaN);
+    }
+
+    /** Largest |error| over the workloads. */
+    public double maxAbsoluteError() {
+        return rows.stream().mapToDouble(r -> Math.abs(r.error())).max().orElse(Double.NaN);
+    }
+}

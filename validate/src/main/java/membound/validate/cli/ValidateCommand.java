@@ -1,0 +1,153 @@
+package membound.validate.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+import membound.calibrator.store.ProfileStore;
+import membound.hardware.BadInputException;
+import membound.hardware.host.HostDetector;
+import membound.validate.ProfileMachines;
+import membound.validate.ReferenceWorkload;
+import membound.validate.ReportFormat;
+import membound.validate.Validation;
+import membound.validate.ValidationFailedException;
+import membound.validate.ValidationReport;
+import membound.validate.ValidationStore;
+import membound.validate.ValidationSummary;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code membound validate}: real training steps measured, predicted from the profile, and the error. */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+        description = {"Runs four small but real training workloads written in Java with the Vector API (an AdamW "
+                + "step over 32 Mi FP32 parameters, an MLP training step, a one-layer transformer training step, "
+                + "and the AdamW step in two processes at once), times them with JMH, predicts the same "
+                + "workloads from the calibrated profile with the model, and prints predicted, measured and the "
+                + "error, with the datasheet-based prediction beside it. Records the run under "
+                + "results/validate/<host>-<UTC time>.json.",
+                "Takes about a minute on 2 cores. Run it right after 'membound calibrate --standard' on a quiet "
+                        + "machine: other work slows the workloads down, not the profile."})
+public final class ValidateCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--profile", paramLabel = "P", defaultValue = "latest",
+            description = "the profile to predict from: a file, latest (default) or latest:<host>")
+    String profile;
+
+    @Option(names = "--nominal-bandwidth", paramLabel = "BW",
+            description = "nominal memory bandwidth for the datasheet-based prediction, e.g. 273GB/s (default: the "
+                    + "profile's nominal figure, where the catalog knows the host)")
+    String nominalBandwidth;
+
+    @Option(names = "--workloads", paramLabel = "LIST",
+            description = "a comma-separated subset of adamw, mlp, transformer, adamw-2-tenants (default: all)")
+    String workloads;
+
+    @Option(names = "--quick", description = "1 warm-up and 3 measured iterations instead of 2 and 5")
+    boolean quick;
+
+    @Option(names = "--breakdown", description = "also time every operation alone (in this JVM) beside the model's "
+            + "time for it: which operation a prediction gets wrong")
+    boolean breakdown;
+
+    @Option(names = "--huge-pages", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "transparent huge pages on the workloads' heap where the kernel offers them, as calibrate "
+                    + "uses them (default: yes)")
+    boolean hugePages = true;
+
+    @Option(names = "--profiles-dir", paramLabel = "DIR",
+            description = "where latest is looked for (default: results/profiles of the repository)")
+    Path profilesDir;
+
+    @Option(names = "--results-dir", paramLabel = "DIR",
+            description = "where the run is recorded (default: results/validate of the repository)")
+    Path resultsDir;
+
+    @Option(names = "--format", paramLabel = "text|json", description = "text (default) or json")
+    String format = "text";
+
+    @Option(names = "--summary", paramLabel = "FILE", arity = "1..*",
+            description = "run nothing: summarize recorded validations (results/validate/*.json) by their medians "
+                    + "per workload")
+    List<Path> summary;
+
+    @Override
+    public Integer call() {
+        boolean json = switch (format) {
+            case "text" -> false;
+            case "json" -> true;
+            default -> throw new BadInputException("--format must be text or json: --format=" + format);
+        };
+        if (summary != null) {
+            ValidationSummary summarized = ValidationSummary.of(summary);
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(json ? ReportFormat.json(summarized.tree()) : summarized.text());
+            out.flush();
+            return 0;
+        }
+        List<ReferenceWorkload> chosen = workloads == null ? List.of(ReferenceWorkload.values())
+                : ReferenceWorkload.parse(workloads);
+        if (chosen.isEmpty()) {
+            throw new BadInputException("--workloads must name at least one workload: --workloads=" + workloads);
+        }
+        ProfileStore store = profilesDir != null ? new ProfileStore(profilesDir) : ProfileStore.repositoryDefault();
+        Path file = resolveProfile(store);
+        // Everything the user typed is checked before anything runs: bad input writes nothing.
+        ProfileMachines machines = ProfileMachines.of(file, nominalBandwidth, HostDetector.detect().hostname());
+        ValidationStore results = resultsDir != null ? new ValidationStore(resultsDir) : ValidationStore.repositoryDefault();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ValidationReport report;
+        try {
+            report = Validation.run(new Validation.Request(machines, chosen, settings(), hugePages, breakdown,
+                    commandLine()), json ? err : out);
+        } catch (ValidationFailedException e) {
+            err.println("membound: " + e.getMessage());
+            e.jmhTail().stream().filter(line -> !line.isBlank()).forEach(line -> err.println("  jmh: " + line));
+            err.flush();
+            return 1;
+        }
+        Path recorded = results.save(report);
+        if (json) {
+            out.print(ReportFormat.json(report));
+        } else {
+            out.print(ReportFormat.text(report));
+            out.println("recorded: " + recorded);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private Path resolveProfile(ProfileStore store) {
+        if ((profile.equals("latest") || profile.startsWith("latest:")) && store.list().isEmpty()) {
+            throw new BadInputException("profile must exist to predict from: there is none in " + store.directory()
+                    + "; run 'membound calibrate --standard' first");
+        }
+        return store.resolve(profile);
+    }
+
+    private Options settings() {
+        Options standard = Validation.standardSettings();
+        if (!quick) {
+            return standard;
+        }
+        return new OptionsBuilder().parent(standard).warmupIterations(1).measurementIterations(3)
+                .measurementTime(TimeValue.seconds(1)).build();
+    }
+
+    private String commandLine() {
+        List<String> args = spec.commandLine().getParseResult().originalArgs();
+        return "membound " + args.stream().collect(Collectors.joining(" "));
+    }
+}
