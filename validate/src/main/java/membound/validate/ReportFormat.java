@@ -73,6 +73,10 @@ public final class ReportFormat {
             s.append(String.format(Locale.ROOT, "load average: %.2f at the start, %.2f at the end%n",
                     report.loadAverageBefore(), report.loadAverageAfter()));
         }
+        if (report.otherCpus() != null) {
+            s.append(String.format(Locale.ROOT, "other processes: %.2f of %d cpus on average while the workloads ran "
+                    + "(/proc/stat)%n", report.otherCpus(), report.cpus()));
+        }
         return s.toString();
     }
 
@@ -131,6 +135,9 @@ public final class ReportFormat {
         if (report.loadAverageBefore() != null) {
             root.put("loadAverageBefore", report.loadAverageBefore());
             root.put("loadAverageAfter", report.loadAverageAfter());
+        }
+        if (report.otherCpus() != null) {
+            root.put("otherCpus", report.otherCpus());
         }
         root.put("settings", report.settings());
         root.put("commandLine", report.commandLine());

@@ -22,6 +22,7 @@ import membound.benchmarks.suite.SuitePlan;
 import membound.benchmarks.suite.SuiteRequest;
 import membound.benchmarks.suite.SuiteRunner;
 import membound.benchmarks.training.TenantStepTimes;
+import membound.calibrator.run.LoadMonitor;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
 import membound.model.Estimator;
@@ -92,11 +93,16 @@ public final class Validation {
         progress.flush();
         ProgressLines format = new ProgressLines(progress, requests.size());
         List<RunResult> results;
+        Double otherCpus;
+        java.util.Optional<LoadMonitor> monitor = LoadMonitor.start(Path.of("/proc"), host.logicalCpus());
         try {
             results = SuiteRunner.run(plan, format);
         } catch (RunnerException e) {
             throw new ValidationFailedException(rootMessage(e), format.jmhTail());
+        } finally {
+            monitor.ifPresent(LoadMonitor::close);
         }
+        otherCpus = monitor.map(LoadMonitor::otherCpusOverall).orElse(null);
         if (results.size() < requests.size()) {
             throw new ValidationFailedException("only " + results.size() + " of " + requests.size()
                     + " workloads completed", format.jmhTail());
@@ -110,16 +116,20 @@ public final class Validation {
             rows = Breakdown.addMeasuredOperations(rows, results, progress);
         }
         List<String> notes = new ArrayList<>(request.profile().notes());
-        if (loadBefore != null && loadBefore > host.logicalCpus() / 2.0) {
+        if (otherCpus != null && otherCpus > LoadMonitor.OTHER_CPUS_THRESHOLD) {
+            notes.add(String.format(Locale.ROOT, "other processes used %.2f of the %d cpus on average while the "
+                    + "workloads ran: measured times are longer than the machine's; rerun when it is quiet", otherCpus,
+                    host.logicalCpus()));
+        } else if (otherCpus == null && loadBefore != null && loadBefore > host.logicalCpus() / 2.0) {
             notes.add(String.format(Locale.ROOT, "the load average was %.2f on %d cpus when the run started: other "
-                    + "work shares the machine, and measured times are longer than the machine's", loadBefore,
+                    + "work may share the machine, and measured times be longer than the machine's", loadBefore,
                     host.logicalCpus()));
         }
         ProfileMachines profile = request.profile();
         return new ValidationReport(host.hostname(), host.cpu().modelName(), host.logicalCpus(),
                 started.truncatedTo(ChronoUnit.SECONDS).toString(), profile.file().toString(),
                 profile.createdUtc(), profile.datasheetBandwidth(), profile.datasheetSource(), rows, loadBefore,
-                loadAfter, describe(request.settings()), request.commandLine(), notes);
+                loadAfter, otherCpus, describe(request.settings()), request.commandLine(), notes);
     }
 
     /** One workload's row: what JMH measured, what the model predicts on both bases. */

@@ -10,10 +10,13 @@ import java.util.List;
  * @param datasheetBandwidth the nominal memory bandwidth the datasheet-based predictions used, or null
  * @param datasheetSource where it came from, or why there is none
  * @param loadAverageBefore the host's one-minute load average when the run started (other work skews it)
+ * @param otherCpus cpus that other processes (not this one or its JMH forks) used on average while the
+ *        workloads ran, from {@code /proc/stat}; null where it could not be read. A VM's load average can
+ *        stay high with its cpus idle; this figure is the one a noisy run is judged by.
  */
 public record ValidationReport(String hostname, String cpu, int cpus, String createdUtc, String profileFile,
         String profileCreatedUtc, Double datasheetBandwidth, String datasheetSource, List<Row> rows,
-        Double loadAverageBefore, Double loadAverageAfter, String settings, String commandLine, List<String> notes) {
+        Double loadAverageBefore, Double loadAverageAfter, Double otherCpus, String settings, String commandLine, List<String> notes) {
 
     public ValidationReport {
         rows = List.copyOf(rows);

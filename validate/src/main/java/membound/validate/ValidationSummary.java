@@ -27,7 +27,7 @@ public final class ValidationSummary {
 
     /** One recorded run, as far as a summary needs it. */
     public record Run(String file, String createdUtc, String profileFile, Double loadAverageBefore,
-            Map<String, double[]> workloads) {
+            Double otherCpus, Map<String, double[]> workloads) {
     }
 
     /**
@@ -91,7 +91,7 @@ public final class ValidationSummary {
             }
             runs.add(new Run(file.toString(), root.path("createdUtc").asText(), root.path("profileFile").asText(),
                     root.path("loadAverageBefore").isNumber() ? root.path("loadAverageBefore").asDouble() : null,
-                    workloads));
+                    root.path("otherCpus").isNumber() ? root.path("otherCpus").asDouble() : null, workloads));
         }
         List<Line> lines = new ArrayList<>();
         for (Map.Entry<String, String> workload : labels.entrySet()) {
@@ -131,11 +131,12 @@ public final class ValidationSummary {
                     line.datasheetError() == null ? "unknown" : Format.percent(line.datasheetError())));
         }
         s.append(String.format(Locale.ROOT, "mean of the median |error|: %.1f%%%n", 100 * meanAbsoluteError()));
-        s.append("runs (load average at the start):\n");
+        s.append("runs (load average at the start; cpus other processes used while it ran):\n");
         for (Run run : runs) {
-            s.append(String.format(Locale.ROOT, "  %s  %s  load %s  profile %s%n", run.createdUtc(),
+            s.append(String.format(Locale.ROOT, "  %s  %s  load %s  others %s  profile %s%n", run.createdUtc(),
                     Path.of(run.file()).getFileName(), run.loadAverageBefore() == null ? "?"
                             : String.format(Locale.ROOT, "%.2f", run.loadAverageBefore()),
+                    run.otherCpus() == null ? "?" : String.format(Locale.ROOT, "%.2f", run.otherCpus()),
                     Path.of(run.profileFile()).getFileName()));
         }
         return s.toString();
@@ -166,6 +167,9 @@ public final class ValidationSummary {
             r.put("createdUtc", run.createdUtc());
             if (run.loadAverageBefore() != null) {
                 r.put("loadAverageBefore", run.loadAverageBefore());
+            }
+            if (run.otherCpus() != null) {
+                r.put("otherCpus", run.otherCpus());
             }
         }
         return root;

@@ -132,7 +132,7 @@ class ValidationTest {
         ValidationReport.Row row = Validation.row(ReferenceWorkload.OPTIMIZER, Map.of("parameters", "1048576"),
                 TENTH_OF_A_SECOND, List.of(), profile);
         ValidationReport report = new ValidationReport("host", "cpu", 2, "2026-01-01T00:00:00Z", "p.json",
-                "2025-12-31T00:00:00Z", 273e9, "datasheet", List.of(row), 0.5, 0.7, "settings", "membound validate",
+                "2025-12-31T00:00:00Z", 273e9, "datasheet", List.of(row), 0.5, 0.7, 0.1, "settings", "membound validate",
                 List.of());
 
         JsonNode json = new ObjectMapper().readTree(ReportFormat.json(report));
@@ -143,6 +143,8 @@ class ValidationTest {
         assertEquals(row.error(), first.path("error").asDouble(), 1e-12);
         assertEquals(3, first.path("operations").size());
         assertTrue(ReportFormat.text(report).contains("AdamW step"), ReportFormat.text(report));
+        assertEquals(0.1, json.path("otherCpus").asDouble());
+        assertTrue(ReportFormat.text(report).contains("other processes: 0.10 of 2 cpus"), ReportFormat.text(report));
     }
 
     /** Every workload at a size that runs in a fraction of a second. */

@@ -16,10 +16,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Linux only; elsewhere {@link #start} returns empty and the run says load was not monitored.
  */
-final class LoadMonitor implements AutoCloseable {
+public final class LoadMonitor implements AutoCloseable {
 
     /** Other processes using more than this many cpus during a measurement flag it. */
-    static final double OTHER_CPUS_THRESHOLD = 0.25;
+    public static final double OTHER_CPUS_THRESHOLD = 0.25;
     static final long PERIOD_MILLIS = 200;
 
     /** One reading: when, the machine's busy and total clock ticks, and this process tree's ticks. */
@@ -40,7 +40,7 @@ final class LoadMonitor implements AutoCloseable {
     }
 
     /** Starts sampling, or returns empty where {@code /proc/stat} cannot be read. */
-    static Optional<LoadMonitor> start(Path proc, int cpus) {
+    public static Optional<LoadMonitor> start(Path proc, int cpus) {
         LoadMonitor monitor = new LoadMonitor(proc, cpus);
         if (monitor.sample().isEmpty()) {
             return Optional.empty();
@@ -70,7 +70,7 @@ final class LoadMonitor implements AutoCloseable {
     }
 
     /** Cpus other processes used on average since the monitor started. */
-    synchronized double otherCpusOverall() {
+    public synchronized double otherCpusOverall() {
         return samples.isEmpty() ? 0 : otherCpus(samples.get(0).nanoTime(), Long.MAX_VALUE);
     }
 

@@ -24,19 +24,26 @@ public enum AccessPattern {
      * profile has that figure; otherwise the copy figure as it is (on memory that does not allocate
      * on write, such as a GPU's, the two are the same).
      */
-    UPDATE;
+    UPDATE,
+    /**
+     * Write-only: one stream out, nothing read (STREAM-style fill; zeroing a gradient buffer). Its ceiling is
+     * the fill kernel's, in the bytes the code writes (on a cache that allocates on write the memory also
+     * reads each line first, and the measured fill rate already pays that).
+     */
+    WRITE;
 
     public String label() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** Patterns to fall back to, nearest first, when a tier has no ceiling for this one. */
-    AccessPattern[] fallbacks() {
+    public AccessPattern[] fallbacks() {
         return switch (this) {
             case READ -> new AccessPattern[] {COPY, TRIAD};
             case COPY -> new AccessPattern[] {TRIAD, READ};
             case TRIAD -> new AccessPattern[] {COPY, READ};
             case UPDATE -> new AccessPattern[] {COPY, TRIAD, READ};
+            case WRITE -> new AccessPattern[] {COPY, TRIAD, READ};
         };
     }
 }

@@ -176,12 +176,13 @@ public final class Machines {
         String id = "profile:" + Path.of(origin).getFileName();
         List<String> names = List.of(id, String.valueOf(Path.of(origin).getFileName()), "profile",
                 platformId == null ? "profile" : platformId);
-        Device device = profileDevice(profile, trainer, origin, known, overrides.peakFlops(names));
+        List<String> notes = new ArrayList<>();
+        Device device = profileDevice(profile, trainer, origin, known, overrides.peakFlops(names), notes);
         Device host = null;
         if (trainer.kind() != membound.profile.DeviceKind.CPU) {
             for (membound.profile.Device d : profile.devices()) {
                 if (d.kind() == membound.profile.DeviceKind.CPU) {
-                    host = profileDevice(profile, d, origin, null, Map.of());
+                    host = profileDevice(profile, d, origin, null, Map.of(), new ArrayList<>());
                     break;
                 }
             }
@@ -215,7 +216,6 @@ public final class Machines {
                     bandwidth, latency, l.latencyNanos() == null ? "no latency in the profile: taken as 0"
                     : "profile " + origin));
         }
-        List<String> notes = new ArrayList<>();
         for (Quality.Flag flag : profile.quality().flags()) {
             if (flag.deviceId() == null || flag.deviceId().equals(trainer.id())) {
                 notes.add("profile quality " + flag.code() + ": " + flag.message());
@@ -252,8 +252,36 @@ public final class Machines {
         return profile.devices().get(0);
     }
 
+    /**
+     * A cache level whose measured bandwidth is no higher than main memory's did not hold its working set: the
+     * calibrator sized it from a cache size the host reported (a VM's CPUID can report a whole socket's last-level
+     * cache, or more), and the model would otherwise run every operation of that size at a rate measured on data
+     * that came from DRAM, by the pattern that level has (usually only Triad). Such a level is left out, and the
+     * machine's notes say so.
+     */
+    private static boolean fasterThanMainMemory(MemoryTier cache, MemoryTier dram, String origin, List<String> notes) {
+        for (Map.Entry<AccessPattern, Ceiling> entry : cache.bandwidth().entrySet()) {
+            Ceiling own = entry.getValue();
+            Ceiling main = dram.bandwidth().get(entry.getKey());
+            if (main == null || !own.hasMeasured() || !main.hasMeasured()
+                    || own.measured() > main.measured() * CACHE_MARGIN) {
+                return true;
+            }
+        }
+        Map.Entry<AccessPattern, Ceiling> first = cache.bandwidth().entrySet().iterator().next();
+        notes.add(String.format(Locale.ROOT, "%s left out: its measured %s %.1f GB/s is not above DRAM's %.1f GB/s "
+                        + "(profile %s): its working set did not stay in the cache, so operations of its size run at "
+                        + "main memory's rates", cache.name(), first.getKey().label(), first.getValue().measured() / 1e9,
+                dram.bandwidth().get(first.getKey()).measured() / 1e9, origin));
+        return false;
+    }
+
+    /** How much faster than DRAM a cache level's measured rate must be to count as a cache. */
+    static final double CACHE_MARGIN = 1.10;
+
     private static Device profileDevice(Profile profile, membound.profile.Device d, String origin,
-                                        ThirdPartyFigures.Known known, Map<Precision, Double> peakOverrides) {
+                                        ThirdPartyFigures.Known known, Map<Precision, Double> peakOverrides,
+                                        List<String> notes) {
         Long capacity = d.memory() != null ? d.memory().capacityBytes() : null;
         String capacitySource;
         if (capacity != null) {
@@ -277,9 +305,9 @@ public final class Machines {
                     case READ -> AccessPattern.READ;
                     case COPY, SCALE -> AccessPattern.COPY;
                     case ADD, TRIAD -> AccessPattern.TRIAD;
-                    case WRITE -> null;
+                    case WRITE -> AccessPattern.WRITE;
                 };
-                if (pattern == null || (patterns.containsKey(pattern) && c.access() != Access.COPY && c.access() != Access.TRIAD)) {
+                if ((patterns.containsKey(pattern) && c.access() != Access.COPY && c.access() != Access.TRIAD)) {
                     continue;
                 }
                 patterns.put(pattern, Ceiling.measured(c.bytesPerSecond(), describe(c.provenance()) + ", " + c.statistic()
@@ -300,6 +328,20 @@ public final class Machines {
                         + "; no hardware-byte figure: the copy figure as it is"));
             }
             if (level == MemoryLevel.DRAM) {
+                // A pattern the profile did not measure takes its nearest measured one, before the nominal figure
+                // is set beside each: a datasheet-only ceiling would stand in for a measurement on this basis.
+                for (AccessPattern pattern : AccessPattern.values()) {
+                    if (!patterns.containsKey(pattern)) {
+                        for (AccessPattern near : pattern.fallbacks()) {
+                            Ceiling c = patterns.get(near);
+                            if (c != null) {
+                                patterns.put(pattern, Ceiling.measured(c.measured(), c.measuredSource() + "; no "
+                                        + pattern.label() + " measured: the " + near.label() + " figure stands in"));
+                                break;
+                            }
+                        }
+                    }
+                }
                 if (nominal.isPresent()) {
                     Nominal.MemoryBandwidth n = nominal.get();
                     for (AccessPattern pattern : AccessPattern.values()) {
@@ -313,7 +355,9 @@ public final class Machines {
                     throw new BadInputException("profile device must have a DRAM ceiling or a nominal memory bandwidth: file="
                             + origin + ", device=" + d.id());
                 }
-                tiers.add(new MemoryTier("DRAM", capacity, patterns));
+                MemoryTier dram = new MemoryTier("DRAM", capacity, patterns);
+                tiers.removeIf(cache -> !fasterThanMainMemory(cache, dram, origin, notes));
+                tiers.add(dram);
             } else if (!patterns.isEmpty()) {
                 long levelCapacity = cacheCapacity(profile, level);
                 if (levelCapacity > 0) {

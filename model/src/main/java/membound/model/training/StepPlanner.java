@@ -172,7 +172,7 @@ public final class StepPlanner {
                 Precision.FP32, where, 1, opt.flopsPerParameter() * shard, 0, shard * read, shard * written,
                 AccessPattern.UPDATE, 0, 0, false));
         ops.add(new Operation("zero gradients", OperationClass.OPTIMIZER, Kernel.ELEMENTWISE, Precision.FP32,
-                Placement.DEVICE, 1, 0, 0, 0, gradientShard * g, AccessPattern.COPY, 0, 0, false));
+                Placement.DEVICE, 1, 0, 0, 0, gradientShard * g, AccessPattern.WRITE, 0, 0, false));
     }
 
     /**

@@ -109,6 +109,49 @@ class MachinesTest {
     }
 
     @Test
+    void shouldWriteAtTheFillKernelsRateAndFallBackToCopyWithoutOne() {
+        membound.profile.Profile example = membound.profile.ProfileJson.read(EXAMPLE_PROFILE);
+        Machine withoutFill = Machines.fromProfile(example, "example", "cpu", Overrides.NONE);
+        assertEquals(104.5e9, withoutFill.device().mainMemory().ceiling(AccessPattern.WRITE).value(Basis.MEASURED),
+                "no fill measured: the copy figure stands in");
+
+        membound.profile.Device cpu = example.device("cpu").orElseThrow();
+        List<membound.profile.LevelCeiling> levels = new java.util.ArrayList<>(cpu.levels());
+        membound.profile.LevelCeiling triad = levels.get(levels.size() - 1);
+        levels.add(new membound.profile.LevelCeiling(membound.profile.MemoryLevel.DRAM, membound.profile.Access.WRITE,
+                81e9, triad.statistic(), null, triad.provenance()));
+        Machine withFill = Machines.fromProfile(example.withDevice(cpu.withLevels(levels)), "example", "cpu",
+                Overrides.NONE);
+        assertEquals(81e9, withFill.device().mainMemory().ceiling(AccessPattern.WRITE).value(Basis.MEASURED));
+        assertEquals(112e9, withFill.device().mainMemory().ceiling(AccessPattern.TRIAD).value(Basis.MEASURED));
+    }
+
+    @Test
+    void shouldLeaveOutACacheLevelThatMeasuredNoFasterThanMainMemory() {
+        membound.profile.Profile example = membound.profile.ProfileJson.read(EXAMPLE_PROFILE);
+        membound.profile.Device cpu = example.device("cpu").orElseThrow();
+        // As on a VM whose CPUID reports a socket's L3: the "L3" working set ran from DRAM (112 GB/s triad there).
+        List<membound.profile.LevelCeiling> levels = cpu.levels().stream()
+                .map(l -> l.level() == membound.profile.MemoryLevel.L3 ? new membound.profile.LevelCeiling(l.level(),
+                        l.access(), 118e9, l.statistic(), l.bandwidthId(), l.provenance()) : l)
+                .toList();
+        Machine machine = Machines.fromProfile(example.withDevice(cpu.withLevels(levels)), "example", "cpu",
+                Overrides.NONE);
+        assertEquals(List.of("L1", "L2", "DRAM"), machine.device().tiers().stream().map(MemoryTier::name).toList());
+        assertTrue(machine.notes().stream().anyMatch(n -> n.startsWith("L3 left out: its measured triad 118.0 GB/s is "
+                + "not above DRAM's 112.0 GB/s")), machine.notes().toString());
+
+        // 10% faster than DRAM is still within what noise makes of the same memory; 25% faster is a cache.
+        List<membound.profile.LevelCeiling> faster = cpu.levels().stream()
+                .map(l -> l.level() == membound.profile.MemoryLevel.L3 ? new membound.profile.LevelCeiling(l.level(),
+                        l.access(), 140e9, l.statistic(), l.bandwidthId(), l.provenance()) : l)
+                .toList();
+        Machine kept = Machines.fromProfile(example.withDevice(cpu.withLevels(faster)), "example", "cpu",
+                Overrides.NONE);
+        assertEquals(List.of("L1", "L2", "L3", "DRAM"), kept.device().tiers().stream().map(MemoryTier::name).toList());
+    }
+
+    @Test
     void shouldUpdateInPlaceAtTheCopyKernelsRateInHardwareBytesWhereTheProfileHasIt() {
         Machine cpu = Machines.profile(EXAMPLE_PROFILE, "cpu", Overrides.NONE);
         MemoryTier dram = cpu.device().mainMemory();
