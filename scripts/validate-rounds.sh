@@ -39,7 +39,7 @@ while [ "${#recorded[@]}" -lt "$rounds" ]; do
     sleep 5
   done
   echo "== round $(( ${#recorded[@]} + 1 )) of $rounds: calibrate at $(date -u +%H:%M:%S)"
-  "$membound" calibrate --standard | tail -n 4
+  "$membound" calibrate --standard --tenants 2 | tail -n 4
   if ! below "$max_load"; then
     echo "== $(load) cpus busy after calibrating: starting the round over"
     continue

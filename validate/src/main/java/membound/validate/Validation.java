@@ -116,6 +116,10 @@ public final class Validation {
             rows = Breakdown.addMeasuredOperations(rows, results, progress);
         }
         List<String> notes = new ArrayList<>(request.profile().notes());
+        if (request.workloads().contains(ReferenceWorkload.TENANTS) && request.profile().measured().tenants() == null) {
+            notes.add("the profile has no tenants curve, so the two-tenant prediction splits the bandwidth evenly; "
+                    + "membound calibrate --standard --tenants 2 measures how it divides");
+        }
         if (otherCpus != null && otherCpus > LoadMonitor.OTHER_CPUS_THRESHOLD) {
             notes.add(String.format(Locale.ROOT, "other processes used %.2f of the %d cpus on average while the "
                     + "workloads ran: measured times are longer than the machine's; rerun when it is quiet", otherCpus,

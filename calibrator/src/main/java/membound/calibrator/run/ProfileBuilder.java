@@ -112,6 +112,9 @@ final class ProfileBuilder {
                 quality = flagIfNoisy(quality, entry.id(), entry.flopsPerSecond());
             }
         }
+        for (Quality.Flag flag : computeScaling(compute)) {
+            quality = quality.with(flag);
+        }
         int mostThreads = bandwidth.stream().mapToInt(BandwidthEntry::threads).max().orElse(host.logicalCpus());
         if (mostThreads < host.logicalCpus()) {
             quality = quality.with(new Quality.Flag("fewer-threads-than-cores", "the largest team had " + mostThreads
@@ -218,6 +221,48 @@ final class ProfileBuilder {
                 gemm ? (long) figure.matrixOrder() : null,
                 Distribution.ofDurationHistogram(figure.flopsPerPass(), figure.passTimes().histogram()),
                 Provenance.measured(gemm ? "GemmBenchmark" : "FmaBenchmark", null, settings));
+    }
+
+    /** A team's FMA peak must reach this share of its threads times one thread's, or the profile is flagged. */
+    static final double COMPUTE_SCALING_THRESHOLD = 0.75;
+
+    /**
+     * FMA peaks that did not scale with the threads: {@code compute-not-scaling} for each precision whose largest
+     * team reached less than {@link #COMPUTE_SCALING_THRESHOLD} of threads × the one-thread peak. The kernel has
+     * no memory traffic, so its threads can only slow each other by sharing a core's vector units: SMT siblings, a
+     * VM's vcpus placed on one core by the host, or another process on a cpu. Compute-bound predictions use the
+     * all-threads figure, so they inherit what the run saw.
+     */
+    static List<Quality.Flag> computeScaling(List<ComputeEntry> compute) {
+        List<Quality.Flag> flags = new ArrayList<>();
+        for (Precision precision : Precision.values()) {
+            ComputeEntry one = null;
+            ComputeEntry most = null;
+            for (ComputeEntry entry : compute) {
+                if (entry.kind() != ComputeEntry.Kind.FMA_PEAK || entry.precision() != precision
+                        || entry.threads() == null) {
+                    continue;
+                }
+                if (entry.threads() == 1) {
+                    one = entry;
+                } else if (most == null || entry.threads() > most.threads()) {
+                    most = entry;
+                }
+            }
+            if (one == null || most == null) {
+                continue;
+            }
+            double ratio = most.flopsPerSecond().typical() / one.flopsPerSecond().typical();
+            if (ratio < COMPUTE_SCALING_THRESHOLD * most.threads()) {
+                flags.add(new Quality.Flag("compute-not-scaling", String.format(Locale.ROOT,
+                        "the FMA peak (%s) with %d threads is %.2fx one thread's, below %.2fx: the threads share "
+                                + "vector units (SMT siblings, vcpus the host put on one core) or another process "
+                                + "took a cpu; compute ceilings from this run are the machine's at that moment",
+                        precision.name().toLowerCase(Locale.ROOT), most.threads(), ratio,
+                        COMPUTE_SCALING_THRESHOLD * most.threads()), CPU, most.id()));
+            }
+        }
+        return flags;
     }
 
     private static String computeId(ComputeResult figure) {
