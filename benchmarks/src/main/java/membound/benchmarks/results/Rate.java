@@ -2,7 +2,8 @@ package membound.benchmarks.results;
 
 /**
  * A rate (bytes/s, FLOP/s, loads/s) derived from pass times and a fixed amount of work per pass.
- * The best rate comes from the fastest pass; p5 from the slow tail (the 95th percentile of time).
+ * The best rate comes from the fastest pass; p5 from the slow tail (the 95th percentile of time); the coefficient
+ * of variation is the rates' (as the profile's distributions have it).
  */
 public record Rate(double best, double median, double p5, double p95, double coefficientOfVariation, long samples) {
 
@@ -13,7 +14,7 @@ public record Rate(double best, double median, double p5, double p95, double coe
                 perSecond(workPerPass, times.percentileNanos(50)),
                 perSecond(workPerPass, times.percentileNanos(95)),
                 perSecond(workPerPass, times.percentileNanos(5)),
-                times.coefficientOfVariation(),
+                times.rateCoefficientOfVariation(),
                 times.count());
     }
 
