@@ -1,47 +1,35 @@
 package membound.calibrator.run;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.ArrayDeque;
-import java.util.Collection;
-import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 
 import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.results.BenchmarkResult;
-import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
-import org.openjdk.jmh.runner.format.OutputFormat;
 
 import membound.benchmarks.results.ComputeResult;
 import membound.benchmarks.results.LatencyResult;
 import membound.benchmarks.results.StreamResult;
+import membound.benchmarks.suite.ProgressOutput;
 import membound.hardware.units.Units;
 
 /**
  * JMH's output during a calibration, as one line per measurement: {@code [3/12] Triad double, 2 threads,
  * DRAM 1.98 GiB ..... 24.1 GB/s}. JMH's own text is kept (the last lines) to explain a failure.
  */
-final class ProgressFormat implements OutputFormat {
+final class ProgressFormat extends ProgressOutput {
 
-    private static final int KEPT_LINES = 60;
-
-    private final PrintWriter out;
-    private final int total;
     private final LoadMonitor load;
     private final List<LoadReport.Loaded> loaded = new java.util.ArrayList<>();
     private long startedNanos;
     private String current;
-    private final Deque<String> jmhLines = new ArrayDeque<>();
-    private final StringBuilder partial = new StringBuilder();
-    private int started;
+    /** What {@link #endBenchmark} adds to the line when the measurement shared the machine. */
+    private String shared = "";
 
     /** @param load the monitor of other processes' cpu time, or null where there is none */
     ProgressFormat(PrintWriter out, int total, LoadMonitor load) {
-        this.out = out;
-        this.total = total;
+        super(out, total);
         this.load = load;
     }
 
@@ -50,34 +38,15 @@ final class ProgressFormat implements OutputFormat {
         return List.copyOf(loaded);
     }
 
-    /** The last lines JMH printed: forked-VM errors and stack traces land here. */
-    List<String> jmhTail() {
-        return List.copyOf(jmhLines);
-    }
-
     @Override
-    public void startBenchmark(BenchmarkParams params) {
-        started++;
+    protected String label(BenchmarkParams params) {
         current = describe(params);
         startedNanos = System.nanoTime();
-        out.printf(Locale.ROOT, "[%d/%d] %s ", started, total, current);
-        out.flush();
-    }
-
-    @Override
-    public void iteration(BenchmarkParams benchmarkParams, IterationParams params, int iteration) {
-    }
-
-    @Override
-    public void iterationResult(BenchmarkParams benchmarkParams, IterationParams params, int iteration,
-            IterationResult data) {
-        out.print('.');
-        out.flush();
+        return current;
     }
 
     @Override
     public void endBenchmark(BenchmarkResult result) {
-        String shared = "";
         if (load != null) {
             double other = load.otherCpus(startedNanos, System.nanoTime());
             if (other > LoadMonitor.OTHER_CPUS_THRESHOLD) {
@@ -85,72 +54,13 @@ final class ProgressFormat implements OutputFormat {
                 shared = String.format(Locale.ROOT, "  (other processes used %.2f cpus meanwhile: flagged)", other);
             }
         }
-        if (result == null) {
-            out.println(" failed");
-        } else {
-            out.println(" " + figure(new RunResult(result.getParams(), List.of(result))) + shared);
-        }
-        out.flush();
+        super.endBenchmark(result);
+        shared = "";
     }
 
     @Override
-    public void startRun() {
-    }
-
-    @Override
-    public void endRun(Collection<RunResult> result) {
-    }
-
-    @Override
-    public void print(String s) {
-        for (char c : s.toCharArray()) {
-            if (c == '\n') {
-                keep(partial.toString());
-                partial.setLength(0);
-            } else {
-                partial.append(c);
-            }
-        }
-    }
-
-    @Override
-    public void println(String s) {
-        print(s + "\n");
-    }
-
-    @Override
-    public void verbosePrintln(String s) {
-        println(s);
-    }
-
-    @Override
-    public void write(int b) {
-        print(String.valueOf((char) b));
-    }
-
-    @Override
-    public void write(byte[] b) throws IOException {
-        print(new String(b, java.nio.charset.StandardCharsets.UTF_8));
-    }
-
-    @Override
-    public void flush() {
-        out.flush();
-    }
-
-    @Override
-    public void close() {
-        out.flush();
-    }
-
-    private void keep(String line) {
-        if (line.startsWith("WARNING: Using incubator modules")) {
-            return;
-        }
-        jmhLines.addLast(line);
-        while (jmhLines.size() > KEPT_LINES) {
-            jmhLines.removeFirst();
-        }
+    protected String figure(RunResult result) {
+        return figureOf(result) + shared;
     }
 
     static String describe(BenchmarkParams params) {
@@ -186,7 +96,7 @@ final class ProgressFormat implements OutputFormat {
         return kernel.charAt(0) + kernel.substring(1).toLowerCase(Locale.ROOT);
     }
 
-    static String figure(RunResult result) {
+    static String figureOf(RunResult result) {
         if (StreamResult.isStream(result)) {
             return Units.formatBandwidth(StreamResult.of(result).streamBytesPerSecond().median()) + " (STREAM bytes)";
         }
