@@ -16,7 +16,9 @@ class MlpTrainingTest {
         try (MlpTraining mlp = new MlpTraining(WIDTHS, BATCH, 2, AdamWSettings.DEFAULTS, 1, true)) {
             mlp.computeGradients();
             int checked = GradientCheck.assertGradientsMatch(mlp.parameters(), mlp.gradients(), mlp::loss, 3);
-            assertTrue(checked > 500, "checked " + checked);
+            // Every third parameter, all but the few at a ReLU kink (the count follows the vector width: WIDTHS).
+            assertTrue(checked >= 0.9 * Math.ceil(mlp.parameters().length / 3.0) && checked > 300,
+                    "checked " + checked + " of " + mlp.parameters().length);
         }
     }
 

@@ -18,7 +18,9 @@ class TransformerTrainingTest {
             transformer.computeGradients();
             int checked = GradientCheck.assertGradientsMatch(transformer.parameters(), transformer.gradients(),
                     transformer::loss, 7);
-            assertTrue(checked > 1000, "checked " + checked);
+            // Every seventh parameter, all but the few at a kink (the count follows the vector width: TINY).
+            assertTrue(checked >= 0.9 * Math.ceil(transformer.parameters().length / 7.0) && checked > 300,
+                    "checked " + checked + " of " + transformer.parameters().length);
         }
     }
 
