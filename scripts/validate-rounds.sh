@@ -39,13 +39,26 @@ while [ "${#recorded[@]}" -lt "$rounds" ]; do
     sleep 5
   done
   echo "== round $(( ${#recorded[@]} + 1 )) of $rounds: calibrate at $(date -u +%H:%M:%S)"
-  "$membound" calibrate --standard --tenants 2 | tail -n 4
+  if ! calibrated=$("$membound" calibrate --standard --tenants 2 2>&1); then
+    failures=$(( ${failures:-0} + 1 ))
+    printf '%s\n' "$calibrated" | grep '^membound:' >&2 || printf '%s\n' "$calibrated" | tail -n 3 >&2
+    [ "$failures" -lt 3 ] || { echo "validate-rounds: calibration failed $failures times; giving up" >&2; break; }
+    echo "== calibration failed: starting the round over"
+    continue
+  fi
+  printf '%s\n' "$calibrated" | tail -n 4
   if ! below "$max_load"; then
     echo "== $(load) cpus busy after calibrating: starting the round over"
     continue
   fi
   echo "== validate at $(date -u +%H:%M:%S)"
-  out=$("$membound" validate ${VALIDATE_OPTS:-})
+  if ! out=$("$membound" validate ${VALIDATE_OPTS:-} 2>&1); then
+    failures=$(( ${failures:-0} + 1 ))
+    printf '%s\n' "$out" | tail -n 3 >&2
+    [ "$failures" -lt 3 ] || { echo "validate-rounds: a round failed $failures times; giving up" >&2; break; }
+    echo "== validate failed: starting the round over"
+    continue
+  fi
   echo "$out"
   recorded+=("$(printf '%s\n' "$out" | sed -n 's/^recorded: //p')")
   echo "== round done at $(date -u +%H:%M:%S)"

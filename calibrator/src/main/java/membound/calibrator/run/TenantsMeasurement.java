@@ -206,11 +206,24 @@ final class TenantsMeasurement {
                 new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)), err);
     }
 
-    private static String lastLine(StringBuilder err) {
+    /**
+     * What stderr says went wrong: the last line that is not a stack frame (a {@code Caused by:} line, or the
+     * exception and its message), else the last line.
+     */
+    static String lastLine(StringBuilder err) {
         synchronized (err) {
             List<String> lines = err.toString().lines()
                     .filter(l -> !l.isBlank() && !l.startsWith("WARNING: Using incubator modules")).toList();
-            return lines.isEmpty() ? "(nothing on stderr)" : lines.get(lines.size() - 1);
+            if (lines.isEmpty()) {
+                return "(nothing on stderr)";
+            }
+            for (int i = lines.size() - 1; i >= 0; i--) {
+                String line = lines.get(i).strip();
+                if (!line.startsWith("at ") && !(line.startsWith("...") && line.endsWith("more"))) {
+                    return line;
+                }
+            }
+            return lines.get(lines.size() - 1);
         }
     }
 }
