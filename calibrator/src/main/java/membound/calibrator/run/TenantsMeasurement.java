@@ -174,7 +174,12 @@ final class TenantsMeasurement {
     }
 
     private static Tenant start(StreamWorkload workload, boolean hugePages, String jvm) throws IOException {
-        long heapBytes = workload.footprintBytes() + (512L << 20);
+        // Each thread's slice of each array is one humongous G1 object, placed in contiguous regions and never
+        // moved: threads allocating theirs at once can leave gaps no other slice fits in. With only 512 MiB over
+        // the arrays, a 1-tenant Triad on 1.98 GiB arrays died of "Java heap space" in 2 of 4 calibrations;
+        // one more slice of room is enough for any gap.
+        long sliceBytes = workload.arrayBytes() / workload.threads();
+        long heapBytes = workload.footprintBytes() + sliceBytes + (512L << 20);
         List<String> command = new ArrayList<>(List.of(jvm != null ? jvm
                 : Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "--add-modules=jdk.incubator.vector", "-Xmx" + (heapBytes >> 20) + "m",
