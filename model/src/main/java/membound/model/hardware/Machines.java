@@ -252,12 +252,15 @@ public final class Machines {
         return profile.devices().get(0);
     }
 
+    /** How much faster than DRAM a cache level's measured rate must be to count as a cache. */
+    static final double CACHE_MARGIN = 1.10;
+
     /**
-     * A cache level whose measured bandwidth is no higher than main memory's did not hold its working set: the
-     * calibrator sized it from a cache size the host reported (a VM's CPUID can report a whole socket's last-level
-     * cache, or more), and the model would otherwise run every operation of that size at a rate measured on data
-     * that came from DRAM, by the pattern that level has (usually only Triad). Such a level is left out, and the
-     * machine's notes say so.
+     * A cache level whose measured bandwidth is not more than {@link #CACHE_MARGIN} times main memory's, for every
+     * pattern both have, did not hold its working set: the calibrator sized it from a cache size the host reported
+     * (a VM's CPUID can report a whole socket's last-level cache, or more), and the model would otherwise run every
+     * operation of that size at a rate measured on data that came from DRAM, by the pattern that level has (usually
+     * only Triad). Such a level is left out, and the machine's notes say so.
      */
     private static boolean fasterThanMainMemory(MemoryTier cache, MemoryTier dram, String origin, List<String> notes) {
         for (Map.Entry<AccessPattern, Ceiling> entry : cache.bandwidth().entrySet()) {
@@ -275,9 +278,6 @@ public final class Machines {
                 dram.bandwidth().get(first.getKey()).measured() / 1e9, origin));
         return false;
     }
-
-    /** How much faster than DRAM a cache level's measured rate must be to count as a cache. */
-    static final double CACHE_MARGIN = 1.10;
 
     private static Device profileDevice(Profile profile, membound.profile.Device d, String origin,
                                         ThirdPartyFigures.Known known, Map<Precision, Double> peakOverrides,
@@ -307,7 +307,7 @@ public final class Machines {
                     case ADD, TRIAD -> AccessPattern.TRIAD;
                     case WRITE -> AccessPattern.WRITE;
                 };
-                if ((patterns.containsKey(pattern) && c.access() != Access.COPY && c.access() != Access.TRIAD)) {
+                if (patterns.containsKey(pattern) && c.access() != Access.COPY && c.access() != Access.TRIAD) {
                     continue;
                 }
                 patterns.put(pattern, Ceiling.measured(c.bytesPerSecond(), describe(c.provenance()) + ", " + c.statistic()
