@@ -20,6 +20,14 @@ deadline=$(( $(date +%s) + ${WAIT_SECONDS:-3600} ))
 membound="$here/scripts/membound"
 recorded=()
 
+# Counts a failed step, prints its last lines, and says whether to try the round again (three failures end it).
+retry() {
+  failures=$(( ${failures:-0} + 1 ))
+  printf '%s\n' "$2" | grep '^membound:' >&2 || printf '%s\n' "$2" | tail -n 3 >&2
+  [ "$failures" -lt 3 ] || { echo "validate-rounds: $1 failed $failures times; giving up" >&2; return 1; }
+  echo "== $1 failed: starting the round over"
+}
+
 load() { # cpus busy over the next 5 seconds: (busy ticks) / (all ticks) x cpus, from two /proc/stat readings
   local a b
   a=$(awk '/^cpu / { print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9 }' /proc/stat)
@@ -40,10 +48,7 @@ while [ "${#recorded[@]}" -lt "$rounds" ]; do
   done
   echo "== round $(( ${#recorded[@]} + 1 )) of $rounds: calibrate at $(date -u +%H:%M:%S)"
   if ! calibrated=$("$membound" calibrate --standard --tenants 2 2>&1); then
-    failures=$(( ${failures:-0} + 1 ))
-    printf '%s\n' "$calibrated" | grep '^membound:' >&2 || printf '%s\n' "$calibrated" | tail -n 3 >&2
-    [ "$failures" -lt 3 ] || { echo "validate-rounds: calibration failed $failures times; giving up" >&2; break; }
-    echo "== calibration failed: starting the round over"
+    retry calibration "$calibrated" || break
     continue
   fi
   printf '%s\n' "$calibrated" | tail -n 4
@@ -53,10 +58,7 @@ while [ "${#recorded[@]}" -lt "$rounds" ]; do
   fi
   echo "== validate at $(date -u +%H:%M:%S)"
   if ! out=$("$membound" validate ${VALIDATE_OPTS:-} 2>&1); then
-    failures=$(( ${failures:-0} + 1 ))
-    printf '%s\n' "$out" | tail -n 3 >&2
-    [ "$failures" -lt 3 ] || { echo "validate-rounds: a round failed $failures times; giving up" >&2; break; }
-    echo "== validate failed: starting the round over"
+    retry validation "$out" || break
     continue
   fi
   echo "$out"

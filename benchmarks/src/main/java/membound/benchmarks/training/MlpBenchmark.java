@@ -52,9 +52,7 @@ public class MlpBenchmark {
     public String threads;
 
     private MlpTraining mlp;
-    private double firstLoss = Double.NaN;
-    private double lastLoss;
-    private long steps;
+    private final LossTrace losses = new LossTrace("MLP training");
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -63,29 +61,18 @@ public class MlpBenchmark {
 
     @Benchmark
     public double step() {
-        steps++;
-        lastLoss = mlp.step();
-        if (Double.isNaN(firstLoss)) {
-            firstLoss = lastLoss;
-        }
-        return lastLoss;
+        return losses.record(mlp.step());
     }
 
     @TearDown(Level.Iteration)
     public void check() {
-        if (!Double.isFinite(lastLoss)) {
-            throw new IllegalStateException("MLP training failed validation: loss=" + lastLoss);
-        }
+        losses.checkFinite();
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
         try {
-            // One step cannot show a fall (a smoke run may take only one).
-            if (steps > 1 && !(lastLoss < firstLoss)) {
-                throw new IllegalStateException("MLP training failed validation: the loss went from " + firstLoss
-                        + " to " + lastLoss + " instead of falling");
-            }
+            losses.checkFell();
         } finally {
             if (mlp != null) {
                 mlp.close();

@@ -49,9 +49,7 @@ public class TransformerBenchmark {
     public String threads;
 
     private TransformerTraining transformer;
-    private double firstLoss = Double.NaN;
-    private double lastLoss;
-    private long steps;
+    private final LossTrace losses = new LossTrace("transformer training");
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -61,29 +59,18 @@ public class TransformerBenchmark {
 
     @Benchmark
     public double step() {
-        steps++;
-        lastLoss = transformer.step();
-        if (Double.isNaN(firstLoss)) {
-            firstLoss = lastLoss;
-        }
-        return lastLoss;
+        return losses.record(transformer.step());
     }
 
     @TearDown(Level.Iteration)
     public void check() {
-        if (!Double.isFinite(lastLoss)) {
-            throw new IllegalStateException("transformer training failed validation: loss=" + lastLoss);
-        }
+        losses.checkFinite();
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
         try {
-            // One step cannot show a fall (a smoke run may take only one).
-            if (steps > 1 && !(lastLoss < firstLoss)) {
-                throw new IllegalStateException("transformer training failed validation: the loss went from "
-                        + firstLoss + " to " + lastLoss + " instead of falling");
-            }
+            losses.checkFell();
         } finally {
             if (transformer != null) {
                 transformer.close();
