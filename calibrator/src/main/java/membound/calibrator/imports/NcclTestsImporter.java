@@ -66,15 +66,24 @@ final class NcclTestsImporter {
             settings.put("maxBytes", setup.group(4));
             settings.put("warmupIters", setup.group(5));
             settings.put("iters", setup.group(6));
-            setupRanks = Integer.parseInt(setup.group(1)) * Integer.parseInt(setup.group(2));
+            int line = out.find(SETUP, 0);
+            try {
+                setupRanks = Math.multiplyExact(Integer.parseInt(setup.group(1)), Integer.parseInt(setup.group(2)));
+            } catch (NumberFormatException | ArithmeticException e) {
+                throw out.bad(line, "have nThread x nGpus that fit a count of ranks", setup.group(0).strip());
+            }
         }
         Set<String> hosts = new LinkedHashSet<>();
         Set<Integer> ranks = new LinkedHashSet<>();
         String deviceName = null;
-        for (String line : out.lines) {
-            Matcher rank = RANK.matcher(line);
+        for (int i = 0; i < out.lines.size(); i++) {
+            Matcher rank = RANK.matcher(out.lines.get(i));
             if (rank.matches()) {
-                ranks.add(Integer.parseInt(rank.group(1)));
+                try {
+                    ranks.add(Integer.parseInt(rank.group(1)));
+                } catch (NumberFormatException e) {
+                    throw out.bad(i, "have a rank number that fits a count of ranks", rank.group(1));
+                }
                 hosts.add(rank.group(2));
                 if (deviceName == null) {
                     deviceName = rank.group(4);

@@ -167,6 +167,21 @@ class ImportersTest {
     }
 
     @Test
+    void shouldRefuseARankNumberBeyondACountOfRanksWithOneLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws java.io.IOException {
+        // The fuzz test found it: a rank of 30 digits was a NumberFormatException, not bad input.
+        String text = java.nio.file.Files.readString(
+                Fixtures.local("nccl-tests-2.17.1-all_reduce_perf-2x-gb10-synthetic.txt"));
+        java.nio.file.Path file = dir.resolve("nccl.txt");
+        java.nio.file.Files.writeString(file, text.replace("#  Rank  1 Group", "#  Rank  999999999999999999999999999999 Group"));
+        membound.hardware.BadInputException e = org.junit.jupiter.api.Assertions.assertThrows(
+                membound.hardware.BadInputException.class, () -> ImportFormat.NCCL_TESTS.parse(file, 0));
+        assertTrue(e.getMessage().contains("must have a rank number that fits a count of ranks: file=" + file + ", line=7"),
+                e.getMessage());
+        assertFalse(e.getMessage().contains("\n"));
+    }
+
+    @Test
     void shouldReadTheOlderNcclTestsLayout() {
         ImportedFigures figures = ImportFormat.NCCL_TESTS.parse(
                 Fixtures.local("nccl-tests-old-layout-all_reduce_perf-2x-v100-synthetic.txt"), 0);
