@@ -20,7 +20,8 @@ public final class ResultTable {
     public static void print(PrintStream out, List<org.openjdk.jmh.results.RunResult> all, Nominal nominal) {
         printBandwidth(out, all.stream().filter(StreamResult::isStream).map(StreamResult::of).toList(), nominal);
         printLatency(out, all.stream().filter(LatencyResult::isLatency).map(LatencyResult::of).toList());
-        printCompute(out, all.stream().filter(ComputeResult::isCompute).map(ComputeResult::of).toList());
+        printCompute(out, all.stream().filter(ComputeResult::isCompute).flatMap(r -> ComputeResult.of(r).stream())
+                .toList());
         printTraining(out, all.stream().filter(ResultTable::isTraining).toList());
     }
 
@@ -111,12 +112,14 @@ public final class ResultTable {
         }
         out.println();
         out.println("membound: compute ceilings (FLOP/s; median [p5-p95], best = fastest pass)");
-        out.println(String.format(Locale.ROOT, "%-9s %-6s %7s %6s  %-32s %6s", "kernel", "type", "threads", "n",
-                "GFLOP/s", "CV"));
+        out.println(String.format(Locale.ROOT, "%-9s %-6s %7s %-18s  %-32s %6s", "kernel", "type", "threads",
+                "n or shape", "GFLOP/s", "CV"));
         for (ComputeResult result : results) {
             Rate flops = result.flopsPerSecond();
-            out.println(String.format(Locale.ROOT, "%-9s %-6s %7d %6s  %-32s %5.1f%%", result.kind(), result.elementType(),
-                    result.threads(), result.matrixOrder() == 0 ? "-" : Integer.toString(result.matrixOrder()),
+            String size = result.shape() != null ? result.shape().toString()
+                    : result.matrixOrder() == 0 ? "-" : Integer.toString(result.matrixOrder());
+            out.println(String.format(Locale.ROOT, "%-9s %-6s %7d %-18s  %-32s %5.1f%%", result.kind(), result.elementType(),
+                    result.threads(), size,
                     String.format(Locale.ROOT, "%.1f [%.1f-%.1f] best %.1f", flops.median() / 1e9, flops.p5() / 1e9,
                             flops.p95() / 1e9, flops.best() / 1e9),
                     100 * flops.coefficientOfVariation()));

@@ -8,6 +8,7 @@ import org.openjdk.jmh.annotations.Param;
 
 import membound.benchmarks.compute.FmaBenchmark;
 import membound.benchmarks.compute.GemmBenchmark;
+import membound.benchmarks.compute.ProductBenchmark;
 import membound.benchmarks.latency.LatencyBenchmark;
 import membound.benchmarks.stream.StreamBenchmark;
 import membound.benchmarks.training.MlpBenchmark;
@@ -25,6 +26,8 @@ public enum SuiteBenchmark {
     LATENCY(LatencyBenchmark.class, "chase", Sizing.CHASE),
     FMA(FmaBenchmark.class, "pass", Sizing.NONE),
     GEMM(GemmBenchmark.class, "multiply", Sizing.NONE),
+    /** The training products ({@code Matmul}) at the shapes and layouts of a training step. */
+    PRODUCT(ProductBenchmark.class, "multiply", Sizing.NONE),
     /** Training workloads: real steps that {@code membound validate} holds the model's predictions against. */
     OPTIMIZER(OptimizerBenchmark.class, "step", Sizing.NONE),
     MLP(MlpBenchmark.class, "step", Sizing.NONE),

@@ -22,6 +22,9 @@ import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 import membound.benchmarks.BenchmarkMain;
+import membound.benchmarks.compute.ProductBenchmark;
+import membound.benchmarks.compute.ProductShape;
+import membound.benchmarks.compute.ProductTimes;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.placement.CpuSetProfiler;
 import membound.benchmarks.placement.Placement;
@@ -56,7 +59,7 @@ public final class SuitePlan {
     /** The parameters of the suite's benchmarks, each settable as {@code -Djmh.<name>=v1,v2}. */
     static final Set<String> BENCHMARK_PARAMETERS = new TreeSet<>(List.of(
             "kernel", "elementType", "workingSet", "threads", "implementation", "n",
-            "parameters", "widths", "batch", "shape", "tenants"));
+            "parameters", "widths", "batch", "shape", "tenants", "products"));
 
     /** {@code -Djmh.<key>} to JMH's own option, for the options people set most. */
     private static final Map<String, String> PROPERTY_OPTIONS = new LinkedHashMap<>();
@@ -386,6 +389,10 @@ public final class SuitePlan {
             case GEMM -> 3L * Double.BYTES * request.values("n").stream()
                     .mapToLong(value -> (long) Math.pow(parseOrder(value), 2)).max().orElse(0);
             case FMA -> 0;
+            case PRODUCT -> request.values("products").stream()
+                    .mapToLong(value -> parseProducts(value).stream()
+                            .mapToLong(shape -> shape.floatBytes() * ProductBenchmark.sets(shape)).sum())
+                    .max().orElse(0);
             case OPTIMIZER -> request.values("parameters").stream()
                     .mapToLong(value -> OptimizerStep.footprintBytes(parseCount("parameters", value))).max().orElse(0);
             case MLP -> {
@@ -404,6 +411,14 @@ public final class SuitePlan {
             case TENANTS -> 0;
         };
         return data + Math.max(HEAP_HEADROOM_BYTES, data / 10);
+    }
+
+    private static List<ProductShape> parseProducts(String value) {
+        try {
+            return ProductShape.parseList(value);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
     }
 
     private static long parseCount(String name, String value) {
@@ -465,6 +480,10 @@ public final class SuitePlan {
                 .jvmArgsAppend(jvmArgs.toArray(String[]::new));
         if (placement.confinesFork()) {
             options.addProfiler(CpuSetProfiler.class);
+        }
+        if (benchmark == SuiteBenchmark.PRODUCT) {
+            // Each shape's own pass times: the product run's figures.
+            options.addProfiler(ProductTimes.class);
         }
         for (String name : BENCHMARK_PARAMETERS) {
             if (benchmark.defaults(name).length == 0) {

@@ -24,11 +24,13 @@ import membound.benchmarks.suite.SuiteRequest;
  *       1 s, one fork.</li>
  *   <li><b>standard</b> (≤ 5 min): all eight kernels at DRAM with every cpu, Triad at every cache level,
  *       the DRAM Triad thread-scaling curve, load latency from L1 to DRAM, FMA peak (double and float, one
- *       thread and all) and GEMM (double and float, all threads). 2 warm-up and 5 measured iterations.</li>
+ *       thread and all), GEMM (double and float, all threads) and the training products at {@link #PRODUCTS},
+ *       interleaved in one run (all threads). 2 warm-up and 5 measured iterations.</li>
  *   <li><b>full</b>: standard, plus float kernels, the bandwidth-against-working-set sweep of Triad and
  *       Copy, the latency sweep and the scalar twins at DRAM; 3 warm-up and 10 measured iterations, two
  *       forks.</li>
- *   <li><b>smoke</b> (seconds): every benchmark once at tiny sizes (64 MiB arrays, L1, n=128), one 200 ms
+ *   <li><b>smoke</b> (seconds): every benchmark once at tiny sizes (64 MiB arrays, L1, n=128, 64×64×64
+ *       products), one 200 ms
  *       iteration without warm-up. It proves the machinery works end to end (CI, a new cluster); its
  *       figures are not the machine's ceilings, and the profile says so in a quality flag.</li>
  * </ul>
@@ -38,6 +40,17 @@ public enum CalibrationMode {
     QUICK(1, 3, 1),
     STANDARD(2, 5, 1),
     FULL(3, 10, 2);
+
+    /**
+     * The product shapes ({@code [B]xMxNxK:layout}) of {@code standard}: per layout the square and the shapes
+     * where a narrow model's or an attention head's dimension is small (attention's in a batch of 16 heads, as
+     * attention runs them), so the model finds a measured shape near each of a step's products (forward nn,
+     * input gradient and attention scores nt, weight gradient tn).
+     */
+    static final String PRODUCTS = String.join("+",
+            "1024x1024x1024:nn", "1024x1024x256:nn", "16x256x64x256:nn",
+            "1024x1024x1024:nt", "1024x256x1024:nt", "16x256x256x64:nt",
+            "1024x1024x1024:tn", "256x1024x1024:tn", "1024x1024x256:tn", "16x256x64x256:tn");
 
     private final int warmupIterations;
     private final int measurementIterations;
@@ -66,6 +79,8 @@ public enum CalibrationMode {
                 requests.add(SuiteRequest.of(SuiteBenchmark.FMA).with("elementType", "double", "float").with("threads", all));
                 requests.add(SuiteRequest.of(SuiteBenchmark.GEMM).with("elementType", "float").with("n", "128")
                         .with("threads", all));
+                requests.add(SuiteRequest.of(SuiteBenchmark.PRODUCT).with("products", "64x64x64:nn+64x64x64:tn")
+                        .with("threads", all));
             }
             case QUICK -> {
                 requests.add(stream.with("kernel", "TRIAD", "COPY", "SUM").with("workingSet", "DRAM"));
@@ -86,6 +101,7 @@ public enum CalibrationMode {
                         .with("threads", cpus == 1 ? new String[] {"1"} : new String[] {"1", all}));
                 requests.add(SuiteRequest.of(SuiteBenchmark.GEMM).with("elementType", "double", "float")
                         .with("threads", all));
+                requests.add(SuiteRequest.of(SuiteBenchmark.PRODUCT).with("products", PRODUCTS).with("threads", all));
                 if (this == FULL) {
                     requests.add(stream.with("kernel", "COPY", "TRIAD", "SUM").with("elementType", "float")
                             .with("workingSet", "DRAM"));

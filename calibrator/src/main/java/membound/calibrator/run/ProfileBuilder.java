@@ -14,6 +14,7 @@ import org.openjdk.jmh.results.RunResult;
 import membound.benchmarks.latency.LatencyBenchmark;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.placement.Placement;
+import membound.benchmarks.compute.ProductShape;
 import membound.benchmarks.results.ComputeResult;
 import membound.benchmarks.results.LatencyResult;
 import membound.benchmarks.results.StreamResult;
@@ -107,9 +108,11 @@ final class ProfileBuilder {
             } else if (LatencyResult.isLatency(result)) {
                 latency.add(latencyEntry(LatencyResult.of(result), settings));
             } else if (ComputeResult.isCompute(result)) {
-                ComputeEntry entry = computeEntry(ComputeResult.of(result), settings);
-                compute.add(entry);
-                quality = flagIfNoisy(quality, entry.id(), entry.flopsPerSecond());
+                for (ComputeResult figure : ComputeResult.of(result)) {
+                    ComputeEntry entry = computeEntry(figure, settings);
+                    compute.add(entry);
+                    quality = flagIfNoisy(quality, entry.id(), entry.flopsPerSecond());
+                }
             }
         }
         for (Quality.Flag flag : computeScaling(compute)) {
@@ -216,11 +219,22 @@ final class ProfileBuilder {
 
     private ComputeEntry computeEntry(ComputeResult figure, Map<String, String> settings) {
         boolean gemm = figure.kind().equals("gemm");
-        return new ComputeEntry(computeId(figure), gemm ? ComputeEntry.Kind.GEMM : ComputeEntry.Kind.FMA_PEAK,
+        ProductShape product = figure.shape();
+        ComputeEntry.Kind kind = product != null ? ComputeEntry.Kind.PRODUCT
+                : gemm ? ComputeEntry.Kind.GEMM : ComputeEntry.Kind.FMA_PEAK;
+        ComputeEntry.Shape shape = product == null ? null : new ComputeEntry.Shape(
+                product.batch() > 1 ? Long.valueOf(product.batch()) : null, product.m(), product.n(), product.k(),
+                ComputeEntry.Layout.of(product.layout().label()));
+        String benchmark = switch (kind) {
+            case PRODUCT -> "ProductBenchmark";
+            case GEMM -> "GemmBenchmark";
+            case FMA_PEAK -> "FmaBenchmark";
+        };
+        return new ComputeEntry(computeId(figure), kind,
                 figure.elementType().equalsIgnoreCase("double") ? Precision.FP64 : Precision.FP32, figure.threads(),
-                gemm ? (long) figure.matrixOrder() : null,
+                gemm ? (long) figure.matrixOrder() : null, shape,
                 Distribution.ofDurationHistogram(figure.flopsPerPass(), figure.passTimes().histogram()),
-                Provenance.measured(gemm ? "GemmBenchmark" : "FmaBenchmark", null, settings));
+                Provenance.measured(benchmark, null, settings));
     }
 
     /** A team's FMA peak must reach this share of its threads times one thread's, or the profile is flagged. */
@@ -267,7 +281,8 @@ final class ProfileBuilder {
 
     private static String computeId(ComputeResult figure) {
         return figure.kind() + "-" + figure.elementType().toLowerCase(Locale.ROOT) + "-" + figure.threads() + "t"
-                + (figure.matrixOrder() > 0 ? "-n" + figure.matrixOrder() : "");
+                + (figure.matrixOrder() > 0 ? "-n" + figure.matrixOrder() : "")
+                + (figure.shape() != null ? "-" + figure.shape().toString().replace(':', '-') : "");
     }
 
     /**

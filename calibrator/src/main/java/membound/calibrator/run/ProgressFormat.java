@@ -78,6 +78,9 @@ final class ProgressFormat extends ProgressOutput {
                     .append(params.getParam("threads")).append(" threads");
             case "GemmBenchmark" -> text.append("GEMM ").append(params.getParam("elementType")).append(" n=")
                     .append(params.getParam("n")).append(", ").append(params.getParam("threads")).append(" threads");
+            case "ProductBenchmark" -> text.append("Products float (")
+                    .append(params.getParam("products").split("\\+").length).append(" shapes), ")
+                    .append(params.getParam("threads")).append(" threads");
             default -> text.append(simple);
         }
         return text.toString();
@@ -104,7 +107,13 @@ final class ProgressFormat extends ProgressOutput {
             return String.format(Locale.ROOT, "%.2f ns per load", LatencyResult.of(result).nanosPerLoad(50));
         }
         if (ComputeResult.isCompute(result)) {
-            return Units.formatFlops(ComputeResult.of(result).flopsPerSecond().median());
+            List<ComputeResult> figures = ComputeResult.of(result);
+            if (figures.size() == 1 && figures.get(0).shape() == null) {
+                return Units.formatFlops(figures.get(0).flopsPerSecond().median());
+            }
+            // A product run: each shape's median, in the order they ran.
+            return String.join(", ", figures.stream().map(f -> f.shape() + " "
+                    + Units.formatFlops(f.flopsPerSecond().median())).toList());
         }
         return "";
     }

@@ -24,6 +24,7 @@ import membound.benchmarks.suite.SuiteBenchmark;
 import membound.benchmarks.suite.SuiteRequest;
 import membound.calibrator.store.ProfileStore;
 import membound.profile.Access;
+import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.MemoryLevel;
 import membound.profile.Profile;
@@ -48,7 +49,8 @@ class CalibratorTest {
                         .with("elementType", "double").with("implementation", "vector"),
                 SuiteRequest.of(SuiteBenchmark.LATENCY).with("workingSet", "16KiB"),
                 SuiteRequest.of(SuiteBenchmark.FMA).with("elementType", "double", "float").with("threads", "1"),
-                SuiteRequest.of(SuiteBenchmark.GEMM).with("elementType", "float").with("n", "64").with("threads", "2")),
+                SuiteRequest.of(SuiteBenchmark.GEMM).with("elementType", "float").with("n", "64").with("threads", "2"),
+                SuiteRequest.of(SuiteBenchmark.PRODUCT).with("products", "32x32x32:nn+2x16x16x16:tn").with("threads", "2")),
                 new OptionsBuilder().forks(0).warmupIterations(0).measurementIterations(1)
                         .measurementTime(TimeValue.milliseconds(20)).shouldFailOnError(true).build());
     }
@@ -72,7 +74,12 @@ class CalibratorTest {
         assertTrue(ceilings.contains(MemoryLevel.L1 + "/" + Access.TRIAD), ceilings::toString);
         assertTrue(cpu.threadScaling().isEmpty(), "only Triad at DRAM makes a scaling curve");
         assertEquals(1, cpu.latency().size());
-        assertEquals(3, cpu.compute().size());
+        assertEquals(3 + 2, cpu.compute().size(), "FMA peaks, the GEMM and one entry per product shape");
+        ComputeEntry batch = cpu.compute().stream().filter(c -> c.kind() == ComputeEntry.Kind.PRODUCT
+                && c.shape().batch() != null).findFirst().orElseThrow();
+        assertEquals("2x16x16x16:tn", batch.shape().toString());
+        assertEquals("product-float-2t-2x16x16x16-tn", batch.id());
+        assertTrue(batch.flopsPerSecond().median() != null && batch.flopsPerSecond().samples() > 0, batch::toString);
         assertEquals(273e9, profile.nominal().memoryBandwidthOf("cpu").orElseThrow().bytesPerSecond());
         assertEquals("user", profile.nominal().memoryBandwidthOf("cpu").orElseThrow().provenance().kind().jsonName());
         assertTrue(progress.toString().contains("[1/"), progress::toString);

@@ -18,7 +18,7 @@ class ComputeScalingTest {
 
     private static ComputeEntry fma(Precision precision, int threads, double flops) {
         return new ComputeEntry("fma-peak-" + precision.name().toLowerCase() + "-" + threads + "t",
-                ComputeEntry.Kind.FMA_PEAK, precision, threads, null, Distribution.single(flops),
+                ComputeEntry.Kind.FMA_PEAK, precision, threads, null, null, Distribution.single(flops),
                 Provenance.measured("FmaBenchmark", null, Map.of()));
     }
 

@@ -1,5 +1,7 @@
 package membound.model.hardware;
 
+import java.util.List;
+
 /**
  * What a device computes per second in one precision: the datasheet's dense peak (the denominator
  * of MFU), the rate a large GEMM really attains (the roofline's compute ceiling for matrix
@@ -8,13 +10,30 @@ package membound.model.hardware;
  * <p>A datasheet gives only peaks; the attainable GEMM rate is then the peak times a documented,
  * sourced fraction (see docs/model.md, "Attainable GEMM"), never the peak itself: no GEMM library
  * reaches the datasheet peak.
+ *
+ * <p>A calibrated device may also have measured its products at several shapes ({@code products}); where the
+ * GEMM rate a prediction uses is the measured one, a product with a shape is timed at the nearest of them.
  */
-public record ComputeCeiling(Precision precision, Ceiling peakDense, Ceiling attainableGemm, Ceiling peakSparse) {
+public record ComputeCeiling(Precision precision, Ceiling peakDense, Ceiling attainableGemm, Ceiling peakSparse,
+                             List<ProductCeiling> products) {
 
     public ComputeCeiling {
         if (precision == null || peakDense == null || attainableGemm == null) {
             throw new IllegalArgumentException("compute ceiling needs a precision, a dense peak and an attainable GEMM rate");
         }
+        products = products == null ? List.of() : List.copyOf(products);
+    }
+
+    public ComputeCeiling(Precision precision, Ceiling peakDense, Ceiling attainableGemm, Ceiling peakSparse) {
+        this(precision, peakDense, attainableGemm, peakSparse, List.of());
+    }
+
+    /** True if a prediction on {@code basis} times shaped products at {@link #products}: its GEMM rate is measured. */
+    public boolean usesProducts(Basis basis) {
+        if (products.isEmpty()) {
+            return false;
+        }
+        return basis == Basis.MEASURED ? attainableGemm.hasMeasured() : !attainableGemm.hasDatasheet();
     }
 
     public boolean hasSparse() {

@@ -406,8 +406,19 @@ public final class Machines {
             if (peak == null) {
                 continue;
             }
+            List<ProductCeiling> products = new ArrayList<>();
+            for (ComputeEntry entry : d.compute()) {
+                if (entry.kind() == ComputeEntry.Kind.PRODUCT && entry.precision() == pp) {
+                    ComputeEntry.Shape shape = entry.shape();
+                    products.add(new ProductCeiling(new ProductShape(shape.products(), shape.m(), shape.n(), shape.k(),
+                            ProductShape.Layout.valueOf(shape.layout().name())), entry.flopsPerSecond().typical(),
+                            describe(entry.provenance()) + " product " + shape + " (compute entry " + entry.id()
+                                    + ", profile " + origin + ")"));
+                }
+            }
             compute.put(p, new ComputeCeiling(p, peak, attainable,
-                    sparse.map(c -> Ceiling.datasheet(c.flopsPerSecond(), describe(c.provenance()))).orElse(null)));
+                    sparse.map(c -> Ceiling.datasheet(c.flopsPerSecond(), describe(c.provenance()))).orElse(null),
+                    products));
             if (p == Precision.FP32 && fma.isPresent()) {
                 vector = peak;
             }

@@ -14,6 +14,8 @@ import membound.model.hardware.Link;
 import membound.model.hardware.Machine;
 import membound.model.hardware.MemoryTier;
 import membound.model.hardware.Precision;
+import membound.model.hardware.ProductCeiling;
+import membound.model.hardware.ProductShape;
 
 /**
  * A machine's ceilings resolved for one basis (measured or datasheet) and one tenancy, flattened
@@ -30,6 +32,9 @@ public final class Ceilings {
     private final double[] sparseFlopsPerSecond = new double[PRECISIONS];
     private final double[] peakFlopsPerSecond = new double[PRECISIONS];
     private final boolean[] hasSparse = new boolean[PRECISIONS];
+    /** Per precision, the measured product ceilings a shaped GEMM is timed at (empty: the square rate). */
+    private final ProductCeiling[][] products = new ProductCeiling[PRECISIONS][];
+    private final double computeShare;
     private final double vectorFlopsPerSecond;
     private final double attentionFractionOfGemm;
     private final long[] tierCapacityBytes;
@@ -46,8 +51,11 @@ public final class Ceilings {
                      double bandwidthShare, double computeShare, double bandwidthScale) {
         this.basis = basis;
         this.bandwidthScale = bandwidthScale;
+        this.computeShare = computeShare;
         for (Precision p : Precision.values()) {
             ComputeCeiling ceiling = device.computeFor(p);
+            products[p.ordinal()] = ceiling.usesProducts(basis) ? ceiling.products().toArray(ProductCeiling[]::new)
+                    : new ProductCeiling[0];
             double gemm = ceiling.attainableGemm().value(basis) * computeShare;
             gemmFlopsPerSecond[p.ordinal()] = gemm;
             peakFlopsPerSecond[p.ordinal()] = ceiling.peakDense().value(basis);
@@ -140,6 +148,39 @@ public final class Ceilings {
         };
     }
 
+    /**
+     * Seconds of compute of all {@code op.count()} repetitions: FLOPs over the kernel's ceiling; a GEMM with
+     * product shapes on a device that measured its products runs each shape's share of the FLOPs at the rate
+     * of the nearest measured shape.
+     */
+    public double computeSeconds(Operation op) {
+        if (op.flops() == 0) {
+            return 0;
+        }
+        ProductCeiling[] measured = products[op.precision().ordinal()];
+        if (op.kernel() != Kernel.GEMM || op.placement() != Placement.DEVICE || op.shapes().isEmpty()
+                || measured.length == 0) {
+            return op.count() * op.flops() / flopsPerSecond(op.kernel(), op.precision(), op.placement());
+        }
+        double volume = 0;
+        for (ProductShape shape : op.shapes()) {
+            volume += shape.volume();
+        }
+        double seconds = 0;
+        List<ProductCeiling> candidates = List.of(measured);
+        for (ProductShape shape : op.shapes()) {
+            ProductCeiling nearest = ProductCeiling.nearest(candidates, shape);
+            seconds += op.flops() * (shape.volume() / volume) / (nearest.flopsPerSecond() * computeShare);
+        }
+        return op.count() * seconds;
+    }
+
+    /** The measured product nearest {@code shape} that a {@code precision} GEMM on this basis is timed at, or null. */
+    public ProductCeiling productFor(Precision precision, ProductShape shape) {
+        ProductCeiling[] measured = products[precision.ordinal()];
+        return measured.length == 0 ? null : ProductCeiling.nearest(List.of(measured), shape);
+    }
+
     /** Bandwidth of the smallest tier the working set fits in (main memory if none). */
     public double bytesPerSecond(AccessPattern pattern, double workingSetBytes, Placement placement) {
         if (placement == Placement.HOST) {
@@ -186,6 +227,12 @@ public final class Ceilings {
         if (cc.hasSparse()) {
             lines.add(new CeilingLine(p + " 2:4 sparse peak", cc.peakSparse().value(basis), "FLOP/s",
                     cc.peakSparse().source(basis)));
+        }
+        if (cc.usesProducts(basis)) {
+            for (ProductCeiling product : cc.products()) {
+                lines.add(new CeilingLine(p + " product " + product.shape(), product.flopsPerSecond(), "FLOP/s",
+                        product.source()));
+            }
         }
         lines.add(new CeilingLine("fused attention", Defaults.FUSED_ATTENTION_FRACTION_OF_GEMM, "x GEMM",
                 Defaults.FUSED_ATTENTION_SOURCE));

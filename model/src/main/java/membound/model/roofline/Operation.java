@@ -1,7 +1,10 @@
 package membound.model.roofline;
 
+import java.util.List;
+
 import membound.model.hardware.AccessPattern;
 import membound.model.hardware.Precision;
+import membound.model.hardware.ProductShape;
 
 /**
  * One operation of a step, repeated {@code count} times per step (per layer, per micro-batch, ...).
@@ -16,11 +19,21 @@ import membound.model.hardware.Precision;
  * @param linkBytes bytes sent over a link per repetition (transfers only)
  * @param linkMessages messages per repetition, each paying the link's latency (transfers only)
  * @param overlapsBackward a data-parallel gradient all-reduce that may hide behind the backward pass
+ * @param shapes the products a GEMM runs per repetition (several for a backward pass that runs two); their
+ *        FLOPs split in proportion to m·n·k. Empty when unknown: the GEMM is then timed at the square rate
  */
 public record Operation(String name, OperationClass operationClass, Kernel kernel, Precision precision,
                         Placement placement, double count, double flops, double modelFlops, double bytesRead,
                         double bytesWritten, AccessPattern accessPattern, double linkBytes, double linkMessages,
-                        boolean overlapsBackward) {
+                        boolean overlapsBackward, List<ProductShape> shapes) {
+
+    public Operation(String name, OperationClass operationClass, Kernel kernel, Precision precision,
+                     Placement placement, double count, double flops, double modelFlops, double bytesRead,
+                     double bytesWritten, AccessPattern accessPattern, double linkBytes, double linkMessages,
+                     boolean overlapsBackward) {
+        this(name, operationClass, kernel, precision, placement, count, flops, modelFlops, bytesRead, bytesWritten,
+                accessPattern, linkBytes, linkMessages, overlapsBackward, List.of());
+    }
 
     public Operation {
         if (name == null || operationClass == null || kernel == null || placement == null) {
@@ -36,6 +49,7 @@ public record Operation(String name, OperationClass operationClass, Kernel kerne
         if (precision == null) {
             precision = Precision.FP32;
         }
+        shapes = shapes == null ? List.of() : List.copyOf(shapes);
     }
 
     public double bytes() {
@@ -62,12 +76,12 @@ public record Operation(String name, OperationClass operationClass, Kernel kerne
 
     public Operation times(double factor) {
         return new Operation(name, operationClass, kernel, precision, placement, count * factor, flops, modelFlops,
-                bytesRead, bytesWritten, accessPattern, linkBytes, linkMessages, overlapsBackward);
+                bytesRead, bytesWritten, accessPattern, linkBytes, linkMessages, overlapsBackward, shapes);
     }
 
     public Operation as(OperationClass replaced, String replacedName) {
         return new Operation(replacedName, replaced, kernel, precision, placement, count, flops,
                 replaced == OperationClass.RECOMPUTE ? 0 : modelFlops, bytesRead, bytesWritten, accessPattern,
-                linkBytes, linkMessages, overlapsBackward);
+                linkBytes, linkMessages, overlapsBackward, shapes);
     }
 }

@@ -6,6 +6,7 @@ import java.util.List;
 
 import membound.model.hardware.AccessPattern;
 import membound.model.hardware.Precision;
+import membound.model.hardware.ProductShape;
 
 /**
  * Builds a step's operations. The factory methods say how each kind of operation counts its FLOPs
@@ -48,14 +49,29 @@ public final class OperationList {
         return new Operation(name, cls, kernel, precision, Placement.DEVICE, count, flops, flops,
                 rows * inner * activationBytes + weightBytesRead,
                 rows * columns * activationBytes + weightBytesWritten,
-                AccessPattern.READ, 0, 0, false);
+                AccessPattern.READ, 0, 0, false,
+                List.of(new ProductShape(rows, columns, inner, ProductShape.Layout.NN)));
     }
 
-    /** A GEMM given by its operand bytes directly (input gradients, weight gradients, batched attention GEMMs). */
+    /**
+     * A GEMM given by its operand bytes directly (input gradients, weight gradients, batched attention GEMMs),
+     * with the shapes of the products it runs (their FLOPs need not add up to {@code flops}: a batch of them
+     * shares it in proportion).
+     */
     public static Operation gemmBytes(String name, OperationClass cls, Precision precision, double count, double flops,
-                                      double bytesRead, double bytesWritten) {
+                                      double bytesRead, double bytesWritten, ProductShape... shapes) {
         return new Operation(name, cls, Kernel.GEMM, precision, Placement.DEVICE, count, flops, flops, bytesRead,
-                bytesWritten, AccessPattern.READ, 0, 0, false);
+                bytesWritten, AccessPattern.READ, 0, 0, false, List.of(shapes));
+    }
+
+    /** The input gradient {@code dX = dY·Wᵀ} of a {@code rows × inner} by {@code inner × columns} layer. */
+    public static ProductShape inputGradient(double rows, double inner, double columns) {
+        return new ProductShape(rows, inner, columns, ProductShape.Layout.NT);
+    }
+
+    /** The weight gradient {@code dW = Xᵀ·dY} of a {@code rows × inner} by {@code inner × columns} layer. */
+    public static ProductShape weightGradient(double rows, double inner, double columns) {
+        return new ProductShape(inner, columns, rows, ProductShape.Layout.TN);
     }
 
     public static Operation elementwise(String name, OperationClass cls, AccessPattern pattern, double count,

@@ -20,8 +20,7 @@ public final class Roofline {
                     + op.linkMessages() * ceilings.linkLatencySeconds(op.placement()));
             return new OperationTime(op, 0, 0, link, link, Bound.LINK);
         }
-        double compute = op.flops() == 0 ? 0
-                : count * op.flops() / ceilings.flopsPerSecond(op.kernel(), op.precision(), op.placement());
+        double compute = ceilings.computeSeconds(op);
         double bytes = op.bytes();
         double memory = bytes == 0 ? 0
                 : count * bytes / ceilings.bytesPerSecond(op.accessPattern(), bytes, op.placement());
@@ -48,8 +47,7 @@ public final class Roofline {
                     overlappable += t;
                 }
             } else {
-                double compute = op.flops() == 0 ? 0
-                        : op.count() * op.flops() / ceilings.flopsPerSecond(op.kernel(), op.precision(), op.placement());
+                double compute = ceilings.computeSeconds(op);
                 double bytes = op.bytes();
                 double mem = bytes == 0 ? 0
                         : op.count() * bytes / ceilings.bytesPerSecond(op.accessPattern(), bytes, op.placement());

@@ -274,10 +274,12 @@ public final class StepPlanner {
             if (i > 0) {
                 // The first layer's input needs no gradient.
                 backward.add(OperationList.gemmBytes(name + " input gradient", OperationClass.BACKWARD, compute, m,
-                        2 * rows * in * out, rows * out * e + wBytes, rows * in * e));
+                        2 * rows * in * out, rows * out * e + wBytes, rows * in * e,
+                        OperationList.inputGradient(rows, in, out)));
             }
             backward.add(OperationList.gemmBytes(name + " weight gradient", OperationClass.BACKWARD, compute, m,
-                    2 * rows * in * out, rows * in * e + rows * out * e + weights * g, weights * g));
+                    2 * rows * in * out, rows * in * e + rows * out * e + weights * g, weights * g,
+                    OperationList.weightGradient(rows, in, out)));
             double elements = rows * out;
             boolean last = i == mlp.linearLayers() - 1;
             String ew = last ? "loss" : (mlp.biases() ? "bias and " : "") + mlp.activation().name().toLowerCase(Locale.ROOT);

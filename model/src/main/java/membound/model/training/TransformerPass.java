@@ -3,6 +3,7 @@ package membound.model.training;
 import membound.model.Defaults;
 import membound.model.hardware.AccessPattern;
 import membound.model.hardware.Precision;
+import membound.model.hardware.ProductShape;
 import membound.model.roofline.Kernel;
 import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;
@@ -237,14 +238,20 @@ public final class TransformerPass {
         double gemmFlops = 2 * scores * d;
         boolean selective = s.training() && s.checkpointing() == Checkpointing.SELECTIVE;
         OperationList[] again = recomputesEverything() || selective ? new OperationList[] {recompute} : new OperationList[0];
+        // A batch of one product per (sequence, head): scores S = Q·Kᵀ (queries × keys over d), O = P·V (queries
+        // × d over keys); the backward runs dP = dO·Vᵀ and dV = Pᵀ·dO, then dQ = dS·K and dK = dSᵀ·Q.
+        double pairs = batch * heads;
+        ProductShape scoresShape = new ProductShape(pairs, queries, keys, d, ProductShape.Layout.NT);
+        ProductShape valuesShape = new ProductShape(pairs, queries, d, keys, ProductShape.Layout.NN);
+        ProductShape transposedShape = new ProductShape(pairs, keys, d, queries, ProductShape.Layout.TN);
         Operation qk = OperationList.gemmBytes(name + " scores (QK^T)", OperationClass.FORWARD, s.compute(), count,
-                gemmFlops, qBytes + kBytes, scores * e);
+                gemmFlops, qBytes + kBytes, scores * e, scoresShape);
         Operation softmax = OperationList.elementwise(name + " softmax", OperationClass.FORWARD, AccessPattern.COPY,
                 count, 5 * scores, scores * e, scores * e);
         Operation drop = dropout ? OperationList.elementwise(name + " dropout", OperationClass.FORWARD,
                 AccessPattern.COPY, count, 2 * scores, scores * e, scores * e + scores) : null;
         Operation pv = OperationList.gemmBytes(name + " over values (PV)", OperationClass.FORWARD, s.compute(), count,
-                gemmFlops, scores * e + vBytes, qBytes + kvAppend);
+                gemmFlops, scores * e + vBytes, qBytes + kvAppend, valuesShape);
         for (Operation op : new Operation[] {qk, softmax, drop, pv}) {
             if (op == null) {
                 continue;
@@ -258,7 +265,7 @@ public final class TransformerPass {
             return;
         }
         backward.add(OperationList.gemmBytes(name + " PV backward", OperationClass.BACKWARD, s.compute(), count,
-                2 * gemmFlops, 2 * qBytes + scores * e + vBytes, scores * e + vBytes));
+                2 * gemmFlops, 2 * qBytes + scores * e + vBytes, scores * e + vBytes, scoresShape, transposedShape));
         if (dropout) {
             backward.add(OperationList.elementwise(name + " dropout backward", OperationClass.BACKWARD,
                     AccessPattern.COPY, count, scores, scores * e + scores, scores * e));
@@ -266,7 +273,7 @@ public final class TransformerPass {
         backward.add(OperationList.elementwise(name + " softmax backward", OperationClass.BACKWARD,
                 AccessPattern.TRIAD, count, 3 * scores, 2 * scores * e, scores * e));
         backward.add(OperationList.gemmBytes(name + " QK^T backward", OperationClass.BACKWARD, s.compute(), count,
-                2 * gemmFlops, 2 * scores * e + qBytes + kBytes, qBytes + kBytes));
+                2 * gemmFlops, 2 * scores * e + qBytes + kBytes, qBytes + kBytes, valuesShape, transposedShape));
     }
 
     /**
@@ -375,12 +382,14 @@ public final class TransformerPass {
         }
         // The transposed 2:4 pattern is not 2:4: input gradients run dense.
         backward.add(OperationList.gemmBytes(name + " input gradient", OperationClass.BACKWARD, s.compute(), count,
-                flops, rows * columns * e + readBytes, rows * inner * e));
+                flops, rows * columns * e + readBytes, rows * inner * e,
+                OperationList.inputGradient(rows / matrices, inner, columns)));
         if (s.baseTrainable()) {
             // Gradients accumulate into a buffer zeroed once per step (Megatron's main_grad): read, add, write.
             double g = weights * s.gradientBytes();
             backward.add(OperationList.gemmBytes(name + " weight gradient", OperationClass.BACKWARD, s.compute(), count,
-                    flops, rows * inner * e + rows * columns * e + g, g));
+                    flops, rows * inner * e + rows * columns * e + g, g,
+                    OperationList.weightGradient(rows / matrices, inner, columns)));
         }
         if (lora != null) {
             // dB = (xA)^T dY, dA = x^T (dY B^T), and dX += (dY B^T) A^T: twice the forward FLOPs. dY and x

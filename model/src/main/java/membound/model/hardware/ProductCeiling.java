@@ -1,0 +1,39 @@
+package membound.model.hardware;
+
+import java.util.List;
+
+/**
+ * A measured rate of the device's matrix products at one shape and layout (the calibrator's
+ * {@code ProductBenchmark}). Small dimensions and transposed operands make a product slower than the square
+ * GEMM the compute ceiling quotes; a step's product is timed at the nearest measured shape.
+ */
+public record ProductCeiling(ProductShape shape, double flopsPerSecond, String source) {
+
+    public ProductCeiling {
+        if (shape == null || !(flopsPerSecond > 0) || Double.isInfinite(flopsPerSecond) || source == null) {
+            throw new IllegalArgumentException("a product ceiling needs a shape, a positive rate and a source: shape="
+                    + shape + ", flopsPerSecond=" + flopsPerSecond);
+        }
+    }
+
+    /**
+     * The ceiling nearest {@code shape} by {@link ProductShape#distance}: among those of its layout, or all of
+     * them when its layout was not measured; null for an empty list. Ties go to the first listed.
+     */
+    public static ProductCeiling nearest(List<ProductCeiling> ceilings, ProductShape shape) {
+        ProductCeiling best = null;
+        double bestDistance = Double.POSITIVE_INFINITY;
+        boolean sameLayout = ceilings.stream().anyMatch(c -> c.shape().layout() == shape.layout());
+        for (ProductCeiling c : ceilings) {
+            if (sameLayout && c.shape().layout() != shape.layout()) {
+                continue;
+            }
+            double d = c.shape().distance(shape);
+            if (d < bestDistance) {
+                best = c;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+}
