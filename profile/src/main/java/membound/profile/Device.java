@@ -6,6 +6,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * One device of the machine and what was measured (or imported) on it.
  *
@@ -21,6 +23,7 @@ import java.util.stream.Collectors;
  * @param latency           load latency per working set
  * @param compute           compute ceilings
  * @param tenants           bandwidth shared between concurrent processes
+ * @param operations        rates of elementwise operations bound by their transcendentals and reductions
  */
 public record Device(
         String id,
@@ -33,7 +36,8 @@ public record Device(
         List<ScalingCurve> threadScaling,
         List<LatencyEntry> latency,
         List<ComputeEntry> compute,
-        List<TenantEntry> tenants) {
+        List<TenantEntry> tenants,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<OperationEntry> operations) {
 
     public Device {
         Checks.id("device.id", id);
@@ -49,6 +53,8 @@ public record Device(
         latency = Checks.list("device.latency", latency);
         compute = Checks.list("device.compute", compute);
         tenants = Checks.list("device.tenants", tenants);
+        operations = Checks.list("device.operations", operations);
+        Checks.unique("device.operations.id", operations, OperationEntry::id);
         Checks.unique("device.bandwidth.id", bandwidth, BandwidthEntry::id);
         Checks.unique("device.latency.id", latency, LatencyEntry::id);
         Checks.unique("device.compute.id", compute, ComputeEntry::id);
@@ -73,7 +79,7 @@ public record Device(
     /** A device with no measurements yet. */
     public static Device of(String id, DeviceKind kind, String name, Memory memory, List<String> unifiedMemoryWith) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, List.of(), List.of(), List.of(), List.of(),
-                List.of(), List.of());
+                List.of(), List.of(), List.of());
     }
 
     /** The ceiling for an access pattern at a level, when the profile has one. */
@@ -97,17 +103,22 @@ public record Device(
 
     public Device withBandwidth(List<BandwidthEntry> newBandwidth) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, newBandwidth, levels, threadScaling, latency,
-                compute, tenants);
+                compute, tenants, operations);
     }
 
     public Device withLevels(List<LevelCeiling> newLevels) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, newLevels, threadScaling, latency,
-                compute, tenants);
+                compute, tenants, operations);
+    }
+
+    public Device withOperations(List<OperationEntry> newOperations) {
+        return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
+                compute, tenants, newOperations);
     }
 
     public Device withCompute(List<ComputeEntry> newCompute) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                newCompute, tenants);
+                newCompute, tenants, operations);
     }
 
     /**

@@ -31,7 +31,8 @@ public record Efficiency(List<BandwidthRatio> bandwidth, List<ComputeRatio> comp
                 }
             });
             for (Precision precision : Precision.values()) {
-                for (ComputeEntry.Kind kind : ComputeEntry.Kind.values()) {
+                // Ceilings only: a product at one shape is not the device's compute ceiling.
+                for (ComputeEntry.Kind kind : List.of(ComputeEntry.Kind.FMA_PEAK, ComputeEntry.Kind.GEMM)) {
                     device.computeCeiling(precision, kind).ifPresent(c ->
                             nominal.computeOf(device.id(), precision).ifPresent(n -> {
                                 double measured = c.flopsPerSecond().typical();

@@ -22,6 +22,7 @@ public final class ResultTable {
         printLatency(out, all.stream().filter(LatencyResult::isLatency).map(LatencyResult::of).toList());
         printCompute(out, all.stream().filter(ComputeResult::isCompute).flatMap(r -> ComputeResult.of(r).stream())
                 .toList());
+        printElementwise(out, all.stream().filter(ElementwiseResult::isElementwise).map(ElementwiseResult::of).toList());
         printTraining(out, all.stream().filter(ResultTable::isTraining).toList());
     }
 
@@ -123,6 +124,23 @@ public final class ResultTable {
                     String.format(Locale.ROOT, "%.1f [%.1f-%.1f] best %.1f", flops.median() / 1e9, flops.p5() / 1e9,
                             flops.p95() / 1e9, flops.best() / 1e9),
                     100 * flops.coefficientOfVariation()));
+        }
+    }
+
+    static void printElementwise(PrintStream out, List<ElementwiseResult> results) {
+        if (results.isEmpty()) {
+            return;
+        }
+        out.println();
+        out.println("membound: elementwise operations (elements per second; median [p5-p95], best = fastest pass)");
+        out.println(String.format(Locale.ROOT, "%-18s %6s %7s  %-32s %6s", "operation", "row", "threads", "G elements/s",
+                "CV"));
+        for (ElementwiseResult result : results) {
+            Rate rate = result.elementsPerSecond();
+            out.println(String.format(Locale.ROOT, "%-18s %6d %7d  %-32s %5.1f%%", result.operation().label(),
+                    result.row(), result.threads(), String.format(Locale.ROOT, "%.2f [%.2f-%.2f] best %.2f",
+                            rate.median() / 1e9, rate.p5() / 1e9, rate.p95() / 1e9, rate.best() / 1e9),
+                    100 * rate.coefficientOfVariation()));
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
 
 import org.openjdk.jmh.annotations.Param;
 
+import membound.benchmarks.compute.ElementwiseBenchmark;
 import membound.benchmarks.compute.FmaBenchmark;
 import membound.benchmarks.compute.GemmBenchmark;
 import membound.benchmarks.compute.ProductBenchmark;
@@ -28,6 +29,8 @@ public enum SuiteBenchmark {
     GEMM(GemmBenchmark.class, "multiply", Sizing.NONE),
     /** The training products ({@code Matmul}) at the shapes and layouts of a training step. */
     PRODUCT(ProductBenchmark.class, "multiply", Sizing.NONE),
+    /** The elementwise and row-wise operations whose cost is their transcendentals and reductions. */
+    ELEMENTWISE(ElementwiseBenchmark.class, "pass", Sizing.NONE),
     /** Training workloads: real steps that {@code membound validate} holds the model's predictions against. */
     OPTIMIZER(OptimizerBenchmark.class, "step", Sizing.NONE),
     MLP(MlpBenchmark.class, "step", Sizing.NONE),

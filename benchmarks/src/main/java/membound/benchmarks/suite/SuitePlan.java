@@ -59,7 +59,7 @@ public final class SuitePlan {
     /** The parameters of the suite's benchmarks, each settable as {@code -Djmh.<name>=v1,v2}. */
     static final Set<String> BENCHMARK_PARAMETERS = new TreeSet<>(List.of(
             "kernel", "elementType", "workingSet", "threads", "implementation", "n",
-            "parameters", "widths", "batch", "shape", "tenants", "products"));
+            "parameters", "widths", "batch", "shape", "tenants", "products", "operation", "row"));
 
     /** {@code -Djmh.<key>} to JMH's own option, for the options people set most. */
     private static final Map<String, String> PROPERTY_OPTIONS = new LinkedHashMap<>();
@@ -389,6 +389,8 @@ public final class SuitePlan {
             case GEMM -> 3L * Double.BYTES * request.values("n").stream()
                     .mapToLong(value -> (long) Math.pow(parseOrder(value), 2)).max().orElse(0);
             case FMA -> 0;
+            // A few 64 KiB arrays per thread.
+            case ELEMENTWISE -> 0;
             case PRODUCT -> request.values("products").stream()
                     .mapToLong(value -> parseProducts(value).stream()
                             .mapToLong(shape -> shape.floatBytes() * ProductBenchmark.sets(shape)).sum())

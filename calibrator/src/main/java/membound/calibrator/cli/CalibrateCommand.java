@@ -200,11 +200,25 @@ public final class CalibrateCommand implements Callable<Integer> {
         }
         if (!cpu.compute().isEmpty()) {
             List<String> compute = new ArrayList<>();
+            List<ComputeEntry> products = new ArrayList<>();
             for (ComputeEntry entry : cpu.compute()) {
+                if (entry.kind() == ComputeEntry.Kind.PRODUCT) {
+                    products.add(entry);
+                    continue;
+                }
                 compute.add(entry.kind().jsonName() + " " + entry.precision().jsonName() + " " + entry.threads() + "t "
                         + Units.formatFlops(entry.flopsPerSecond().typical()));
             }
             s.append("compute (median): ").append(String.join(", ", compute)).append('\n');
+            if (!products.isEmpty()) {
+                s.append("products (median): ").append(String.join(", ", products.stream().map(e -> e.shape() + " "
+                        + Units.formatFlops(e.flopsPerSecond().typical())).toList())).append('\n');
+            }
+        }
+        if (!cpu.operations().isEmpty()) {
+            s.append("elementwise (median): ").append(String.join(", ", cpu.operations().stream().map(o -> String.format(
+                    Locale.ROOT, "%s %.2f G elements/s", o.operation(), o.elementsPerSecond().typical() / 1e9)).toList()))
+                    .append('\n');
         }
         if (!cpu.tenants().isEmpty()) {
             s.append("tenants (Triad, all at once):");

@@ -19,6 +19,7 @@ import membound.profile.Distribution;
 import membound.profile.Efficiency;
 import membound.profile.Host;
 import membound.profile.LatencyEntry;
+import membound.profile.OperationEntry;
 import membound.profile.LevelCeiling;
 import membound.profile.Link;
 import membound.profile.Nominal;
@@ -170,9 +171,16 @@ public final class ShowCommand implements Callable<Integer> {
             for (ComputeEntry c : d.compute()) {
                 line(s, c == d.compute().get(0) ? "  compute" : "", c.kind() + " " + c.precision()
                         + (c.threads() != null ? ", " + c.threads() + " threads" : "")
-                        + (c.matrixSize() != null ? ", n=" + c.matrixSize() : "") + ": "
+                        + (c.matrixSize() != null ? ", n=" + c.matrixSize() : "")
+                        + (c.shape() != null ? ", " + c.shape() : "") + ": "
                         + Units.formatFlops(c.flopsPerSecond().typical()) + spread(c.flopsPerSecond(),
                         Figure.FLOPS_PER_SECOND) + " [" + source(c.provenance()) + "]");
+            }
+            for (OperationEntry o : d.operations()) {
+                line(s, o == d.operations().get(0) ? "  elementwise" : "", String.format(Locale.ROOT,
+                        "%s on rows of %d%s: %.2f G elements/s", o.operation(), o.rowLength(),
+                        o.threads() != null ? ", " + o.threads() + " threads" : "", o.elementsPerSecond().typical() / 1e9)
+                        + " [" + source(o.provenance()) + "]");
             }
             for (LatencyEntry l : d.latency()) {
                 line(s, l == d.latency().get(0) ? "  latency" : "", String.format(Locale.ROOT,

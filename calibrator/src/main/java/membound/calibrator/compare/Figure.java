@@ -23,6 +23,7 @@ public record Figure(String key, String unit, boolean higherIsBetter, double val
 
     public static final String BYTES_PER_SECOND = "bytes/s";
     public static final String FLOPS_PER_SECOND = "FLOP/s";
+    public static final String ELEMENTS_PER_SECOND = "elements/s";
     public static final String NANOSECONDS = "ns";
 
     static Figure rate(String key, String unit, Distribution d, Provenance provenance) {
@@ -44,6 +45,7 @@ public record Figure(String key, String unit, boolean higherIsBetter, double val
         return switch (unit) {
             case BYTES_PER_SECOND -> Units.formatBandwidth(value);
             case FLOPS_PER_SECOND -> Units.formatFlops(value);
+            case ELEMENTS_PER_SECOND -> String.format(java.util.Locale.ROOT, "%.3g G elements/s", value / 1e9);
             case NANOSECONDS -> String.format(Locale.ROOT, "%.1f ns", value);
             default -> String.format(Locale.ROOT, "%.4g %s", value, unit);
         };

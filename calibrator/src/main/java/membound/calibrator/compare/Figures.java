@@ -8,6 +8,7 @@ import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.LatencyEntry;
+import membound.profile.OperationEntry;
 import membound.profile.LevelCeiling;
 import membound.profile.Link;
 import membound.profile.Profile;
@@ -52,8 +53,13 @@ public final class Figures {
             }
             for (ComputeEntry c : device.compute()) {
                 String key = d + "/compute/" + c.kind() + "/" + c.precision() + "/threads=" + or(c.threads())
-                        + (c.matrixSize() != null ? "/n=" + c.matrixSize() : "");
+                        + (c.matrixSize() != null ? "/n=" + c.matrixSize() : "")
+                        + (c.shape() != null ? "/shape=" + c.shape() : "");
                 put(figures, Figure.rate(key, Figure.FLOPS_PER_SECOND, c.flopsPerSecond(), c.provenance()));
+            }
+            for (OperationEntry o : device.operations()) {
+                String key = d + "/operation/" + o.operation() + "/row=" + o.rowLength() + "/threads=" + or(o.threads());
+                put(figures, Figure.rate(key, Figure.ELEMENTS_PER_SECOND, o.elementsPerSecond(), o.provenance()));
             }
             for (LatencyEntry l : device.latency()) {
                 String key = d + "/latency/" + l.level() + "/" + l.pattern() + "/ws=" + l.workingSetBytes();

@@ -24,13 +24,15 @@ import membound.benchmarks.suite.SuiteRequest;
  *       1 s, one fork.</li>
  *   <li><b>standard</b> (≤ 5 min): all eight kernels at DRAM with every cpu, Triad at every cache level,
  *       the DRAM Triad thread-scaling curve, load latency from L1 to DRAM, FMA peak (double and float, one
- *       thread and all), GEMM (double and float, all threads) and the training products at {@link #PRODUCTS},
- *       interleaved in one run (all threads). 2 warm-up and 5 measured iterations.</li>
+ *       thread and all), GEMM (double and float, all threads), the training products at {@link #PRODUCTS},
+ *       interleaved in one run, and the elementwise operations ({@link #ROW_OPERATIONS} on rows of 256 and
+ *       4096, GELU and its gradient) (all threads).
+ *       2 warm-up and 5 measured iterations.</li>
  *   <li><b>full</b>: standard, plus float kernels, the bandwidth-against-working-set sweep of Triad and
  *       Copy, the latency sweep and the scalar twins at DRAM; 3 warm-up and 10 measured iterations, two
  *       forks.</li>
  *   <li><b>smoke</b> (seconds): every benchmark once at tiny sizes (64 MiB arrays, L1, n=128, 64×64×64
- *       products), one 200 ms
+ *       products, rows of 64), one 200 ms
  *       iteration without warm-up. It proves the machinery works end to end (CI, a new cluster); its
  *       figures are not the machine's ceilings, and the profile says so in a quality flag.</li>
  * </ul>
@@ -51,6 +53,12 @@ public enum CalibrationMode {
             "1024x1024x1024:nn", "1024x1024x256:nn", "16x256x64x256:nn",
             "1024x1024x1024:nt", "1024x256x1024:nt", "16x256x256x64:nt",
             "1024x1024x1024:tn", "256x1024x1024:tn", "1024x1024x256:tn", "16x256x64x256:tn");
+
+    /**
+     * The row-wise operations of {@code standard}, on short rows (256: a short sequence's attention, a narrow
+     * model's norm) and long ones (4096); GELU, which has no rows, on 4096.
+     */
+    static final String[] ROW_OPERATIONS = {"softmax", "cross-entropy", "rms-norm", "rms-norm-backward"};
 
     private final int warmupIterations;
     private final int measurementIterations;
@@ -81,6 +89,8 @@ public enum CalibrationMode {
                         .with("threads", all));
                 requests.add(SuiteRequest.of(SuiteBenchmark.PRODUCT).with("products", "64x64x64:nn+64x64x64:tn")
                         .with("threads", all));
+                requests.add(SuiteRequest.of(SuiteBenchmark.ELEMENTWISE).with("operation", "softmax", "rms-norm")
+                        .with("row", "64").with("threads", all));
             }
             case QUICK -> {
                 requests.add(stream.with("kernel", "TRIAD", "COPY", "SUM").with("workingSet", "DRAM"));
@@ -102,6 +112,10 @@ public enum CalibrationMode {
                 requests.add(SuiteRequest.of(SuiteBenchmark.GEMM).with("elementType", "double", "float")
                         .with("threads", all));
                 requests.add(SuiteRequest.of(SuiteBenchmark.PRODUCT).with("products", PRODUCTS).with("threads", all));
+                requests.add(SuiteRequest.of(SuiteBenchmark.ELEMENTWISE).with("operation", ROW_OPERATIONS)
+                        .with("row", "256", "4096").with("threads", all));
+                requests.add(SuiteRequest.of(SuiteBenchmark.ELEMENTWISE).with("operation", "gelu", "gelu-backward")
+                        .with("row", "4096").with("threads", all));
                 if (this == FULL) {
                     requests.add(stream.with("kernel", "COPY", "TRIAD", "SUM").with("elementType", "float")
                             .with("workingSet", "DRAM"));

@@ -16,6 +16,7 @@ import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.placement.Placement;
 import membound.benchmarks.compute.ProductShape;
 import membound.benchmarks.results.ComputeResult;
+import membound.benchmarks.results.ElementwiseResult;
 import membound.benchmarks.results.LatencyResult;
 import membound.benchmarks.results.StreamResult;
 import membound.benchmarks.sizing.CacheSizes;
@@ -35,6 +36,7 @@ import membound.profile.LatencyEntry;
 import membound.profile.LevelCeiling;
 import membound.profile.MemoryLevel;
 import membound.profile.Nominal;
+import membound.profile.OperationEntry;
 import membound.profile.Precision;
 import membound.profile.Profile;
 import membound.profile.Provenance;
@@ -90,6 +92,7 @@ final class ProfileBuilder {
         List<BandwidthEntry> bandwidth = new ArrayList<>();
         List<LatencyEntry> latency = new ArrayList<>();
         List<ComputeEntry> compute = new ArrayList<>();
+        List<OperationEntry> operations = new ArrayList<>();
         Quality quality = Quality.none();
         for (RunResult result : results) {
             Map<String, String> settings = settings(result);
@@ -107,6 +110,10 @@ final class ProfileBuilder {
                 }
             } else if (LatencyResult.isLatency(result)) {
                 latency.add(latencyEntry(LatencyResult.of(result), settings));
+            } else if (ElementwiseResult.isElementwise(result)) {
+                OperationEntry entry = operationEntry(ElementwiseResult.of(result), settings);
+                operations.add(entry);
+                quality = flagIfNoisy(quality, entry.id(), entry.elementsPerSecond());
             } else if (ComputeResult.isCompute(result)) {
                 for (ComputeResult figure : ComputeResult.of(result)) {
                     ComputeEntry entry = computeEntry(figure, settings);
@@ -141,7 +148,7 @@ final class ProfileBuilder {
         Optional<DeviceSpec> gpuSpec = platform.flatMap(PlatformSpec::gpu);
         boolean unified = platform.map(PlatformSpec::unifiedMemory).orElse(false) && gpuSpec.isPresent();
         Device cpu = new Device(CPU, DeviceKind.CPU, cpuName(), memory(), unified ? List.of(GPU) : List.of(),
-                bandwidth, ceilings(bandwidth), scaling(bandwidth), latency, compute, tenants);
+                bandwidth, ceilings(bandwidth), scaling(bandwidth), latency, compute, tenants, operations);
         devices.add(cpu);
         gpuSpec.ifPresent(gpu -> devices.add(Device.of(GPU, DeviceKind.GPU, gpu.name(),
                 new Device.Memory((long) gpu.memoryCapacityBytes().value(), null,
@@ -235,6 +242,13 @@ final class ProfileBuilder {
                 gemm ? (long) figure.matrixOrder() : null, shape,
                 Distribution.ofDurationHistogram(figure.flopsPerPass(), figure.passTimes().histogram()),
                 Provenance.measured(benchmark, null, settings));
+    }
+
+    private static OperationEntry operationEntry(ElementwiseResult figure, Map<String, String> settings) {
+        return new OperationEntry(figure.operation().label() + "-" + figure.threads() + "t-row" + figure.row(),
+                figure.operation().label(), figure.row(), figure.threads(),
+                Distribution.ofDurationHistogram(figure.elementsPerPass(), figure.passTimes().histogram()),
+                Provenance.measured("ElementwiseBenchmark", null, settings));
     }
 
     /** A team's FMA peak must reach this share of its threads times one thread's, or the profile is flagged. */

@@ -9,6 +9,7 @@ import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
 
 import membound.benchmarks.results.ComputeResult;
+import membound.benchmarks.results.ElementwiseResult;
 import membound.benchmarks.results.LatencyResult;
 import membound.benchmarks.results.StreamResult;
 import membound.benchmarks.suite.ProgressOutput;
@@ -81,6 +82,8 @@ final class ProgressFormat extends ProgressOutput {
             case "ProductBenchmark" -> text.append("Products float (")
                     .append(params.getParam("products").split("\\+").length).append(" shapes), ")
                     .append(params.getParam("threads")).append(" threads");
+            case "ElementwiseBenchmark" -> text.append("Elementwise ").append(params.getParam("operation")).append(", rows of ")
+                    .append(params.getParam("row")).append(", ").append(params.getParam("threads")).append(" threads");
             default -> text.append(simple);
         }
         return text.toString();
@@ -105,6 +108,10 @@ final class ProgressFormat extends ProgressOutput {
         }
         if (LatencyResult.isLatency(result)) {
             return String.format(Locale.ROOT, "%.2f ns per load", LatencyResult.of(result).nanosPerLoad(50));
+        }
+        if (ElementwiseResult.isElementwise(result)) {
+            return String.format(Locale.ROOT, "%.2f G elements/s",
+                    ElementwiseResult.of(result).elementsPerSecond().median() / 1e9);
         }
         if (ComputeResult.isCompute(result)) {
             List<ComputeResult> figures = ComputeResult.of(result);

@@ -25,7 +25,7 @@ class ByPlacementTest {
     private static Device cpu(BandwidthEntry... entries) {
         Device bare = Device.of("cpu", DeviceKind.CPU, "GB10", new Device.Memory(null, null, null), List.of());
         return new Device(bare.id(), bare.kind(), bare.name(), bare.memory(), bare.unifiedMemoryWith(), List.of(entries),
-                List.of(), List.of(), List.of(), List.of(), List.of());
+                List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
     }
 
     @Test

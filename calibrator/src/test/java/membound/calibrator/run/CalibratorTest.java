@@ -50,7 +50,9 @@ class CalibratorTest {
                 SuiteRequest.of(SuiteBenchmark.LATENCY).with("workingSet", "16KiB"),
                 SuiteRequest.of(SuiteBenchmark.FMA).with("elementType", "double", "float").with("threads", "1"),
                 SuiteRequest.of(SuiteBenchmark.GEMM).with("elementType", "float").with("n", "64").with("threads", "2"),
-                SuiteRequest.of(SuiteBenchmark.PRODUCT).with("products", "32x32x32:nn+2x16x16x16:tn").with("threads", "2")),
+                SuiteRequest.of(SuiteBenchmark.PRODUCT).with("products", "32x32x32:nn+2x16x16x16:tn").with("threads", "2"),
+                SuiteRequest.of(SuiteBenchmark.ELEMENTWISE).with("operation", "softmax", "gelu").with("row", "128")
+                        .with("threads", "2")),
                 new OptionsBuilder().forks(0).warmupIterations(0).measurementIterations(1)
                         .measurementTime(TimeValue.milliseconds(20)).shouldFailOnError(true).build());
     }
@@ -80,6 +82,8 @@ class CalibratorTest {
         assertEquals("2x16x16x16:tn", batch.shape().toString());
         assertEquals("product-float-2t-2x16x16x16-tn", batch.id());
         assertTrue(batch.flopsPerSecond().median() != null && batch.flopsPerSecond().samples() > 0, batch::toString);
+        assertEquals(List.of("softmax-2t-row128", "gelu-2t-row128"), cpu.operations().stream().map(o -> o.id()).toList());
+        assertTrue(cpu.operations().stream().allMatch(o -> o.rowLength() == 128 && o.elementsPerSecond().median() > 0));
         assertEquals(273e9, profile.nominal().memoryBandwidthOf("cpu").orElseThrow().bytesPerSecond());
         assertEquals("user", profile.nominal().memoryBandwidthOf("cpu").orElseThrow().provenance().kind().jsonName());
         assertTrue(progress.toString().contains("[1/"), progress::toString);

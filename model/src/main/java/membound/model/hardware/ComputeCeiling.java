@@ -11,28 +11,38 @@ import java.util.List;
  * sourced fraction (see docs/model.md, "Attainable GEMM"), never the peak itself: no GEMM library
  * reaches the datasheet peak.
  *
- * <p>A calibrated device may also have measured its products at several shapes ({@code products}); where the
- * GEMM rate a prediction uses is the measured one, a product with a shape is timed at the nearest of them.
+ * <p>A calibrated device may also have measured its products at several shapes ({@code products}) and the
+ * rates of its elementwise operations ({@code operations}); where the GEMM rate a prediction uses is the
+ * measured one, a product with a shape is timed at the nearest measured shape, and an operation of a
+ * measured kind at its rate.
  */
 public record ComputeCeiling(Precision precision, Ceiling peakDense, Ceiling attainableGemm, Ceiling peakSparse,
-                             List<ProductCeiling> products) {
+                             List<ProductCeiling> products, List<OperationRate> operations) {
 
     public ComputeCeiling {
         if (precision == null || peakDense == null || attainableGemm == null) {
             throw new IllegalArgumentException("compute ceiling needs a precision, a dense peak and an attainable GEMM rate");
         }
         products = products == null ? List.of() : List.copyOf(products);
+        operations = operations == null ? List.of() : List.copyOf(operations);
     }
 
     public ComputeCeiling(Precision precision, Ceiling peakDense, Ceiling attainableGemm, Ceiling peakSparse) {
-        this(precision, peakDense, attainableGemm, peakSparse, List.of());
+        this(precision, peakDense, attainableGemm, peakSparse, List.of(), List.of());
     }
 
     /** True if a prediction on {@code basis} times shaped products at {@link #products}: its GEMM rate is measured. */
     public boolean usesProducts(Basis basis) {
-        if (products.isEmpty()) {
-            return false;
-        }
+        return !products.isEmpty() && measuredOn(basis);
+    }
+
+    /** True if a prediction on {@code basis} times elementwise operations at {@link #operations}. */
+    public boolean usesOperations(Basis basis) {
+        return !operations.isEmpty() && measuredOn(basis);
+    }
+
+    /** The measured figures stand on this basis: it is the measured one, or the device has no datasheet GEMM (a CPU). */
+    private boolean measuredOn(Basis basis) {
         return basis == Basis.MEASURED ? attainableGemm.hasMeasured() : !attainableGemm.hasDatasheet();
     }
 

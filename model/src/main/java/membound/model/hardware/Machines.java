@@ -22,6 +22,7 @@ import membound.profile.ComputeEntry;
 import membound.profile.LevelCeiling;
 import membound.profile.MemoryLevel;
 import membound.profile.Nominal;
+import membound.profile.OperationEntry;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
 import membound.profile.Provenance;
@@ -416,9 +417,24 @@ public final class Machines {
                                     + ", profile " + origin + ")"));
                 }
             }
+            // The elementwise kernels run in FP32.
+            List<OperationRate> operations = new ArrayList<>();
+            if (p == Precision.FP32) {
+                for (OperationEntry entry : d.operations()) {
+                    RowOperation operation = RowOperation.ofLabel(entry.operation());
+                    if (operation == null) {
+                        notes.add("profile " + origin + ": operation " + entry.operation() + " (entry " + entry.id()
+                                + ") is not one the model times; ignored");
+                        continue;
+                    }
+                    operations.add(new OperationRate(operation, entry.rowLength(), entry.elementsPerSecond().typical(),
+                            describe(entry.provenance()) + " " + entry.operation() + " on rows of " + entry.rowLength()
+                                    + " (entry " + entry.id() + ", profile " + origin + ")"));
+                }
+            }
             compute.put(p, new ComputeCeiling(p, peak, attainable,
                     sparse.map(c -> Ceiling.datasheet(c.flopsPerSecond(), describe(c.provenance()))).orElse(null),
-                    products));
+                    products, operations));
             if (p == Precision.FP32 && fma.isPresent()) {
                 vector = peak;
             }

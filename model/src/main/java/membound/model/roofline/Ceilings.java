@@ -13,6 +13,7 @@ import membound.model.hardware.Device;
 import membound.model.hardware.Link;
 import membound.model.hardware.Machine;
 import membound.model.hardware.MemoryTier;
+import membound.model.hardware.OperationRate;
 import membound.model.hardware.Precision;
 import membound.model.hardware.ProductCeiling;
 import membound.model.hardware.ProductShape;
@@ -34,6 +35,8 @@ public final class Ceilings {
     private final boolean[] hasSparse = new boolean[PRECISIONS];
     /** Per precision, the measured product ceilings a shaped GEMM is timed at (empty: the square rate). */
     private final ProductCeiling[][] products = new ProductCeiling[PRECISIONS][];
+    /** The measured elementwise operation rates (FP32) a tagged operation is timed at (empty: its FLOPs). */
+    private final List<OperationRate> operations;
     private final double computeShare;
     private final double vectorFlopsPerSecond;
     private final double attentionFractionOfGemm;
@@ -68,6 +71,8 @@ public final class Ceilings {
                 sparseFlopsPerSecond[p.ordinal()] = gemm;
             }
         }
+        ComputeCeiling fp32 = device.computeFor(Precision.FP32);
+        operations = fp32 != null && fp32.usesOperations(basis) ? fp32.operations() : List.of();
         Ceiling vector = device.vectorFlops();
         vectorFlopsPerSecond = vector == null ? gemmFlopsPerSecond[Precision.FP32.ordinal()]
                 : vector.value(basis) * computeShare;
@@ -154,6 +159,14 @@ public final class Ceilings {
      * of the nearest measured shape.
      */
     public double computeSeconds(Operation op) {
+        if (op.kernel() == Kernel.ELEMENTWISE && op.rowWork() != null && op.placement() == Placement.DEVICE
+                && !operations.isEmpty()) {
+            Operation.RowWork work = op.rowWork();
+            OperationRate rate = OperationRate.nearest(operations, work.operation(), work.rowLength());
+            if (rate != null) {
+                return op.count() * work.elements() / (rate.elementsPerSecond() * computeShare);
+            }
+        }
         if (op.flops() == 0) {
             return 0;
         }
@@ -232,6 +245,13 @@ public final class Ceilings {
             for (ProductCeiling product : cc.products()) {
                 lines.add(new CeilingLine(p + " product " + product.shape(), product.flopsPerSecond(), "FLOP/s",
                         product.source()));
+            }
+        }
+        ComputeCeiling fp32 = device.computeFor(Precision.FP32);
+        if (fp32 != null && fp32.usesOperations(basis)) {
+            for (OperationRate rate : fp32.operations()) {
+                lines.add(new CeilingLine(rate.operation().label() + " on rows of " + Math.round(rate.rowLength()),
+                        rate.elementsPerSecond(), "elements/s", rate.source()));
             }
         }
         lines.add(new CeilingLine("fused attention", Defaults.FUSED_ATTENTION_FRACTION_OF_GEMM, "x GEMM",

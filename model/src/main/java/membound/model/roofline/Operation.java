@@ -5,6 +5,7 @@ import java.util.List;
 import membound.model.hardware.AccessPattern;
 import membound.model.hardware.Precision;
 import membound.model.hardware.ProductShape;
+import membound.model.hardware.RowOperation;
 
 /**
  * One operation of a step, repeated {@code count} times per step (per layer, per micro-batch, ...).
@@ -21,18 +22,42 @@ import membound.model.hardware.ProductShape;
  * @param overlapsBackward a data-parallel gradient all-reduce that may hide behind the backward pass
  * @param shapes the products a GEMM runs per repetition (several for a backward pass that runs two); their
  *        FLOPs split in proportion to m·n·k. Empty when unknown: the GEMM is then timed at the square rate
+ * @param rowWork what an elementwise operation of a measured kind does per repetition, or null: it is then
+ *        timed by its FLOPs at the vector rate
  */
 public record Operation(String name, OperationClass operationClass, Kernel kernel, Precision precision,
                         Placement placement, double count, double flops, double modelFlops, double bytesRead,
                         double bytesWritten, AccessPattern accessPattern, double linkBytes, double linkMessages,
-                        boolean overlapsBackward, List<ProductShape> shapes) {
+                        boolean overlapsBackward, List<ProductShape> shapes, RowWork rowWork) {
+
+    /**
+     * The elements an elementwise operation of kind {@code operation} processes per repetition, on rows of
+     * {@code rowLength}.
+     */
+    public record RowWork(RowOperation operation, double elements, double rowLength) {
+
+        public RowWork {
+            if (operation == null || !(elements >= 0) || Double.isInfinite(elements) || !(rowLength >= 1)) {
+                throw new IllegalArgumentException("row work needs an operation, elements >= 0 and a row length >= 1: "
+                        + "operation=" + operation + ", elements=" + elements + ", rowLength=" + rowLength);
+            }
+        }
+    }
+
+    public Operation(String name, OperationClass operationClass, Kernel kernel, Precision precision,
+                     Placement placement, double count, double flops, double modelFlops, double bytesRead,
+                     double bytesWritten, AccessPattern accessPattern, double linkBytes, double linkMessages,
+                     boolean overlapsBackward, List<ProductShape> shapes) {
+        this(name, operationClass, kernel, precision, placement, count, flops, modelFlops, bytesRead, bytesWritten,
+                accessPattern, linkBytes, linkMessages, overlapsBackward, shapes, null);
+    }
 
     public Operation(String name, OperationClass operationClass, Kernel kernel, Precision precision,
                      Placement placement, double count, double flops, double modelFlops, double bytesRead,
                      double bytesWritten, AccessPattern accessPattern, double linkBytes, double linkMessages,
                      boolean overlapsBackward) {
         this(name, operationClass, kernel, precision, placement, count, flops, modelFlops, bytesRead, bytesWritten,
-                accessPattern, linkBytes, linkMessages, overlapsBackward, List.of());
+                accessPattern, linkBytes, linkMessages, overlapsBackward, List.of(), null);
     }
 
     public Operation {
@@ -50,6 +75,12 @@ public record Operation(String name, OperationClass operationClass, Kernel kerne
             precision = Precision.FP32;
         }
         shapes = shapes == null ? List.of() : List.copyOf(shapes);
+    }
+
+    /** This operation doing {@code work} (an elementwise operation of a measured kind). */
+    public Operation withRowWork(RowWork work) {
+        return new Operation(name, operationClass, kernel, precision, placement, count, flops, modelFlops, bytesRead,
+                bytesWritten, accessPattern, linkBytes, linkMessages, overlapsBackward, shapes, work);
     }
 
     public double bytes() {
@@ -76,12 +107,12 @@ public record Operation(String name, OperationClass operationClass, Kernel kerne
 
     public Operation times(double factor) {
         return new Operation(name, operationClass, kernel, precision, placement, count * factor, flops, modelFlops,
-                bytesRead, bytesWritten, accessPattern, linkBytes, linkMessages, overlapsBackward, shapes);
+                bytesRead, bytesWritten, accessPattern, linkBytes, linkMessages, overlapsBackward, shapes, rowWork);
     }
 
     public Operation as(OperationClass replaced, String replacedName) {
         return new Operation(replacedName, replaced, kernel, precision, placement, count, flops,
                 replaced == OperationClass.RECOMPUTE ? 0 : modelFlops, bytesRead, bytesWritten, accessPattern,
-                linkBytes, linkMessages, overlapsBackward, shapes);
+                linkBytes, linkMessages, overlapsBackward, shapes, rowWork);
     }
 }

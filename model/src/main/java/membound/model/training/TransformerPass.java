@@ -4,11 +4,14 @@ import membound.model.Defaults;
 import membound.model.hardware.AccessPattern;
 import membound.model.hardware.Precision;
 import membound.model.hardware.ProductShape;
+import membound.model.hardware.RowOperation;
 import membound.model.roofline.Kernel;
 import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;
 import membound.model.roofline.OperationList;
 import membound.model.roofline.Placement;
+import membound.model.workload.Activation;
+import membound.model.workload.Normalization;
 import membound.model.workload.PositionEncoding;
 import membound.model.workload.Transformer;
 
@@ -169,8 +172,11 @@ public final class TransformerPass {
 
     private void norm(String name, double count, double rows, double width, double flopsPerElement, double e) {
         double elements = rows * width;
+        boolean rms = tf.normalization() == Normalization.RMS_NORM;
         elementwise(name, AccessPattern.COPY, count, flopsPerElement * elements, elements * e, elements * e,
-                2 * elements * e, elements * e);
+                2 * elements * e, elements * e,
+                rms ? new Operation.RowWork(RowOperation.RMS_NORM, elements, width) : null,
+                rms ? new Operation.RowWork(RowOperation.RMS_NORM_BACKWARD, elements, width) : null);
     }
 
     private void residual(String name, double count, double rows, double width, double e, boolean dropout) {
@@ -188,8 +194,11 @@ public final class TransformerPass {
             elementwise(tf.activation().name().toLowerCase(java.util.Locale.ROOT), AccessPattern.TRIAD, count,
                     flops * elements, 2 * elements * e, elements * e, 3 * elements * e, 2 * elements * e);
         } else {
+            boolean gelu = tf.activation() == Activation.GELU;
             elementwise(tf.activation().name().toLowerCase(java.util.Locale.ROOT), AccessPattern.COPY, count,
-                    flops * elements, elements * e, elements * e, 2 * elements * e, elements * e);
+                    flops * elements, elements * e, elements * e, 2 * elements * e, elements * e,
+                    gelu ? new Operation.RowWork(RowOperation.GELU, elements, f) : null,
+                    gelu ? new Operation.RowWork(RowOperation.GELU_BACKWARD, elements, f) : null);
         }
     }
 
@@ -248,6 +257,9 @@ public final class TransformerPass {
                 gemmFlops, qBytes + kBytes, scores * e, scoresShape);
         Operation softmax = OperationList.elementwise(name + " softmax", OperationClass.FORWARD, AccessPattern.COPY,
                 count, 5 * scores, scores * e, scores * e);
+        if (shape.causal()) {
+            softmax = softmax.withRowWork(new Operation.RowWork(RowOperation.SOFTMAX, scores, keys));
+        }
         Operation drop = dropout ? OperationList.elementwise(name + " dropout", OperationClass.FORWARD,
                 AccessPattern.COPY, count, 2 * scores, scores * e, scores * e + scores) : null;
         Operation pv = OperationList.gemmBytes(name + " over values (PV)", OperationClass.FORWARD, s.compute(), count,
@@ -325,7 +337,8 @@ public final class TransformerPass {
         if (s.training()) {
             // The loss runs in FP32: the logits are read, an FP32 softmax is kept for the backward pass.
             elementwise("cross-entropy loss", AccessPattern.COPY, microBatches, 5 * logits, logits * e,
-                    logits * Defaults.FP32_BYTES, logits * Defaults.FP32_BYTES, logits * e);
+                    logits * Defaults.FP32_BYTES, logits * Defaults.FP32_BYTES, logits * e,
+                    new Operation.RowWork(RowOperation.CROSS_ENTROPY, logits, vocabulary), null);
         } else {
             elementwise("sampling (softmax over logits)", AccessPattern.READ, microBatches, 5 * logits, logits * e, 0, 0, 0);
         }
@@ -446,13 +459,21 @@ public final class TransformerPass {
     /** An elementwise operation, its backward, and its recompute under full checkpointing. */
     private void elementwise(String name, AccessPattern pattern, double count, double flops, double read, double written,
                              double backwardRead, double backwardWritten) {
-        Operation op = OperationList.elementwise(name, OperationClass.FORWARD, pattern, count, flops, read, written);
+        elementwise(name, pattern, count, flops, read, written, backwardRead, backwardWritten, null, null);
+    }
+
+    /** The same, each pass doing the row work given (null: timed by its FLOPs). */
+    private void elementwise(String name, AccessPattern pattern, double count, double flops, double read, double written,
+                             double backwardRead, double backwardWritten, Operation.RowWork work,
+                             Operation.RowWork backwardWork) {
+        Operation op = OperationList.elementwise(name, OperationClass.FORWARD, pattern, count, flops, read, written)
+                .withRowWork(work);
         forward.add(op);
         if (!s.training()) {
             return;
         }
         backward.add(OperationList.elementwise(name + " backward", OperationClass.BACKWARD, pattern, count, 2 * flops,
-                backwardRead, backwardWritten));
+                backwardRead, backwardWritten).withRowWork(backwardWork));
         if (recomputesEverything()) {
             recompute.add(op.as(OperationClass.RECOMPUTE, name));
         }

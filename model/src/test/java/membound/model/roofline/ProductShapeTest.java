@@ -45,7 +45,7 @@ class ProductShapeTest {
         for (Precision p : Precision.values()) {
             Ceiling gemm = datasheetGemm ? new Ceiling(200e9, "test datasheet gemm", 200e9, "test gemm")
                     : Ceiling.measured(200e9, "test gemm");
-            compute.put(p, new ComputeCeiling(p, gemm, gemm, null, List.of(SQUARE_NN, NARROW_TN, HEAD_NT)));
+            compute.put(p, new ComputeCeiling(p, gemm, gemm, null, List.of(SQUARE_NN, NARROW_TN, HEAD_NT), List.of()));
         }
         Device device = base.device().withCompute(compute);
         return base.withDevice(device, "with measured products");
