@@ -36,8 +36,8 @@ import picocli.CommandLine.Spec;
                 + "JMH suite, prints them against the nominal (datasheet) figures, and writes a profile to "
                 + "results/profiles/<host>-<UTC time>.json with JMH's raw results beside it.",
                 "Modes: --quick (<= 60 s on 2 cores: DRAM triad, copy and read, triad in L1 and L2, FMA peak), "
-                        + "--standard (default, <= 5 min: all kernels, every level, thread scaling, latency, FMA "
-                        + "and GEMM), --full (standard plus float, working-set sweeps, scalar twins, more "
+                        + "--standard (default, <= 7 min: all kernels, every level, thread scaling, latency, FMA, "
+                        + "GEMM, products at their shapes, elementwise operations), --full (standard plus float, working-set sweeps, scalar twins, more "
                         + "iterations)."})
 public final class CalibrateCommand implements Callable<Integer> {
 

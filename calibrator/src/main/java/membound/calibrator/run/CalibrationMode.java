@@ -22,7 +22,7 @@ import membound.benchmarks.suite.SuiteRequest;
  *   <li><b>quick</b> (≤ 60 s): the DRAM plateau of Triad, Copy and Sum (the triad, copy and read ceilings)
  *       with every cpu, Triad at L1 and L2, and the FMA peak in double and float. 1 warm-up and 3 measured iterations of
  *       1 s, one fork.</li>
- *   <li><b>standard</b> (≤ 5 min): all eight kernels at DRAM with every cpu, Triad at every cache level,
+ *   <li><b>standard</b> (≤ 7 min): all eight kernels at DRAM with every cpu, Triad at every cache level,
  *       the DRAM Triad thread-scaling curve, load latency from L1 to DRAM, FMA peak (double and float, one
  *       thread and all), GEMM (double and float, all threads), the training products at {@link #PRODUCTS},
  *       interleaved in one run, and the elementwise operations ({@link #ROW_OPERATIONS} on rows of 256 and
