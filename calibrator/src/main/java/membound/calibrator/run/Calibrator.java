@@ -155,7 +155,8 @@ public final class Calibrator {
                 boolean smoke = request.mode().isSmoke();
                 tenants = TenantsMeasurement.measure(request.tenants(), host.logicalCpus(), arrayBytes, dram,
                         plan.transparentHugePages(), request.jvm().orElse(null), recorded, progress,
-                        smoke ? 200 : TenantsMeasurement.WARMUP_MILLIS, smoke ? 500 : TenantsMeasurement.MEASURE_MILLIS);
+                        smoke ? 200 : TenantsMeasurement.WARMUP_MILLIS, smoke ? 500 : TenantsMeasurement.MEASURE_MILLIS,
+                        smoke ? 1 : TenantsMeasurement.ROUNDS);
             }
         } catch (RunnerException e) {
             throw new CalibrationFailedException(rootMessage(e), format.jmhTail());

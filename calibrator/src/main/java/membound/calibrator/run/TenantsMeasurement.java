@@ -34,11 +34,19 @@ import membound.profile.TenantEntry;
  * machine do. Each tenant's arrays are 1/k of the DRAM working set, so together they span as much memory as
  * one tenant alone. Each run is a second of warm-up, then {@link #MEASURE_MILLIS} of passes back to back in
  * every tenant at once; each tenant's passes are checked against STREAM's closed form afterwards.
+ *
+ * <p>The runs go 1, 2, ..., K tenants, {@link #ROUNDS} times over, and each point pools the passes of its
+ * rounds: the model uses the ratio of the points, and a machine whose speed drifts over seconds (a shared
+ * VM's host) moves points measured one after another apart, while interleaved rounds share the drift. On the
+ * development VM, one round of 3 s per point gave a 2-tenant share of 0.50 to 0.72 of one tenant's bandwidth
+ * from one calibration to the next, while the AdamW tenants of validation each took twice one process's step.
  */
 final class TenantsMeasurement {
 
     static final long WARMUP_MILLIS = 1000;
-    static final long MEASURE_MILLIS = 3000;
+    static final long MEASURE_MILLIS = 2000;
+    /** Interleaved rounds of 1 ... K tenants. */
+    static final int ROUNDS = 3;
     private static final StreamKernel KERNEL = StreamKernel.TRIAD;
     private static final long READY_TIMEOUT_SECONDS = 600;
 
@@ -54,41 +62,64 @@ final class TenantsMeasurement {
     static List<TenantEntry> measure(int maxTenants, int cpus, long arrayBytes, long minimumDramArrayBytes,
             boolean hugePages, String jvm, Map<String, String> settings, PrintWriter progress) {
         return measure(maxTenants, cpus, arrayBytes, minimumDramArrayBytes, hugePages, jvm, settings, progress,
-                WARMUP_MILLIS, MEASURE_MILLIS);
+                WARMUP_MILLIS, MEASURE_MILLIS, ROUNDS);
     }
 
-    /** As above, with the warm-up and measurement given (a smoke run's are short). */
+    /** As above, with the warm-up, measurement and rounds given (a smoke run's are short, one round). */
     static List<TenantEntry> measure(int maxTenants, int cpus, long arrayBytes, long minimumDramArrayBytes,
             boolean hugePages, String jvm, Map<String, String> settings, PrintWriter progress, long warmupMillis,
-            long measureMillis) {
+            long measureMillis, int rounds) {
         List<TenantEntry> entries = new ArrayList<>();
         long dramArrayBytes = arrayBytes;
+        List<Histogram> pooled = new ArrayList<>();
+        List<List<Double>> totals = new ArrayList<>();
         for (int tenants = 1; tenants <= maxTenants; tenants++) {
-            int threads = Math.max(1, cpus / tenants);
-            StreamWorkload workload = StreamWorkload.of(KERNEL, ElementType.DOUBLE, dramArrayBytes / tenants, threads);
-            MemoryLevel level = dramArrayBytes >= minimumDramArrayBytes ? MemoryLevel.DRAM : MemoryLevel.L3;
-            progress.printf(Locale.ROOT, "[tenants %d/%d] %d tenant%s x %d thread%s, Triad on %s arrays each ", tenants,
-                    maxTenants, tenants, tenants == 1 ? "" : "s", threads, threads == 1 ? "" : "s",
-                    Units.formatBytes(workload.arrayBytes()));
-            progress.flush();
-            List<Histogram> passTimes = run(tenants, workload, hugePages, jvm, progress, warmupMillis, measureMillis);
-            Histogram pooled = new Histogram(3);
-            double total = 0;
-            for (Histogram tenant : passTimes) {
-                pooled.add(tenant);
-                total += workload.streamBytesPerPass() * 1e9 / tenant.getValueAtPercentile(50);
+            pooled.add(new Histogram(3));
+            totals.add(new ArrayList<>());
+        }
+        for (int round = 1; round <= rounds; round++) {
+            for (int tenants = 1; tenants <= maxTenants; tenants++) {
+                StreamWorkload workload = workload(tenants, cpus, dramArrayBytes);
+                progress.printf(Locale.ROOT, "[tenants %d/%d%s] %d tenant%s x %d thread%s, Triad on %s arrays each ",
+                        tenants, maxTenants, rounds > 1 ? ", round " + round + "/" + rounds : "", tenants,
+                        tenants == 1 ? "" : "s", workload.threads(), workload.threads() == 1 ? "" : "s",
+                        Units.formatBytes(workload.arrayBytes()));
+                progress.flush();
+                List<Histogram> passTimes = run(tenants, workload, hugePages, jvm, progress, warmupMillis, measureMillis);
+                double total = 0;
+                for (Histogram tenant : passTimes) {
+                    pooled.get(tenants - 1).add(tenant);
+                    total += workload.streamBytesPerPass() * 1e9 / tenant.getValueAtPercentile(50);
+                }
+                totals.get(tenants - 1).add(total);
+                progress.printf(Locale.ROOT, " total %s%n", Units.formatBandwidth(total));
+                progress.flush();
             }
-            Distribution perTenant = Distribution.ofDurationHistogram(workload.streamBytesPerPass(), pooled);
-            entries.add(new TenantEntry(tenants, KERNEL.name().toLowerCase(Locale.ROOT), "double", threads,
+        }
+        for (int tenants = 1; tenants <= maxTenants; tenants++) {
+            StreamWorkload workload = workload(tenants, cpus, dramArrayBytes);
+            MemoryLevel level = dramArrayBytes >= minimumDramArrayBytes ? MemoryLevel.DRAM : MemoryLevel.L3;
+            Distribution perTenant = Distribution.ofDurationHistogram(workload.streamBytesPerPass(),
+                    pooled.get(tenants - 1));
+            List<Double> sorted = totals.get(tenants - 1).stream().sorted().toList();
+            double total = sorted.get(sorted.size() / 2);
+            entries.add(new TenantEntry(tenants, KERNEL.name().toLowerCase(Locale.ROOT), "double", workload.threads(),
                     level, perTenant, Distribution.single(total), Provenance.measured(
-                            "StreamTenantMain Triad (vector), " + tenants + " processes at once, "
-                                    + measureMillis + " ms of passes each; total = sum of the tenants' medians",
+                            "StreamTenantMain Triad (vector), " + tenants + " processes at once, " + rounds
+                                    + (rounds == 1 ? " run" : " interleaved runs") + " of " + measureMillis
+                                    + " ms of passes each; per tenant: every pass pooled; total = the median run's "
+                                    + "sum of the tenants' medians",
                             null, settings)));
-            progress.printf(Locale.ROOT, " per tenant %s, total %s%n", Units.formatBandwidth(perTenant.median()),
-                    Units.formatBandwidth(total));
+            progress.printf(Locale.ROOT, "tenants %d: per tenant %s, total %s%n", tenants,
+                    Units.formatBandwidth(perTenant.median()), Units.formatBandwidth(total));
             progress.flush();
         }
         return entries;
+    }
+
+    /** What each of {@code tenants} tenants streams: 1/k of the working set, its share of the cpus. */
+    private static StreamWorkload workload(int tenants, int cpus, long dramArrayBytes) {
+        return StreamWorkload.of(KERNEL, ElementType.DOUBLE, dramArrayBytes / tenants, Math.max(1, cpus / tenants));
     }
 
     /** One process of a run, and how to talk to it. */

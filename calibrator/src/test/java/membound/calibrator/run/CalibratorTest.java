@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -29,6 +30,7 @@ import membound.profile.Device;
 import membound.profile.MemoryLevel;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
+import membound.profile.TenantEntry;
 
 /**
  * A real calibration, in-process and with tiny working sets: the path from JMH results to a stored profile,
@@ -102,6 +104,24 @@ class CalibratorTest {
         assertEquals(List.of("cpu"), gpu.unifiedMemoryWith());
         assertEquals(List.of("gpu"), profile.device("cpu").orElseThrow().unifiedMemoryWith());
         assertFalse(profile.nominal().compute().isEmpty(), "the GB10's datasheet compute figures are kept");
+    }
+
+    @Test
+    void shouldPoolInterleavedRoundsOfEveryTenantCount() {
+        StringWriter progress = new StringWriter();
+        List<TenantEntry> entries = TenantsMeasurement.measure(2, 2, 4L << 20, 1L << 40, false, null, Map.of(),
+                new PrintWriter(progress, true), 100, 200, 2);
+        assertEquals(List.of(1, 2), entries.stream().map(TenantEntry::tenants).toList());
+        String text = progress.toString();
+        // 1, 2, 1, 2 tenants: the rounds interleave, then one line per point.
+        assertTrue(text.indexOf("[tenants 1/2, round 1/2]") < text.indexOf("[tenants 2/2, round 1/2]")
+                && text.indexOf("[tenants 2/2, round 1/2]") < text.indexOf("[tenants 1/2, round 2/2]"), text);
+        assertTrue(text.contains("tenants 2: per tenant"), text);
+        for (TenantEntry entry : entries) {
+            assertTrue(entry.provenance().kernel().contains("2 interleaved runs"), entry.provenance().kernel());
+            assertTrue(entry.perTenantBytesPerSecond().samples() > 0 && entry.totalBytesPerSecond().best() > 0);
+            assertEquals(MemoryLevel.L3, entry.level(), "4 MiB arrays are below the DRAM rule given");
+        }
     }
 
     @Test
