@@ -40,6 +40,9 @@ public record ComputeEntry(String id, Kind kind, Precision precision, Integer th
         GEMM("gemm"),
         PRODUCT("product");
 
+        /** The kinds that are a device's compute ceilings; a product at one shape is a point below them. */
+        public static final java.util.List<Kind> CEILINGS = java.util.List.of(FMA_PEAK, GEMM);
+
         private final String jsonName;
 
         Kind(String jsonName) {

@@ -31,8 +31,7 @@ public record Efficiency(List<BandwidthRatio> bandwidth, List<ComputeRatio> comp
                 }
             });
             for (Precision precision : Precision.values()) {
-                // Ceilings only: a product at one shape is not the device's compute ceiling.
-                for (ComputeEntry.Kind kind : List.of(ComputeEntry.Kind.FMA_PEAK, ComputeEntry.Kind.GEMM)) {
+                for (ComputeEntry.Kind kind : ComputeEntry.Kind.CEILINGS) {
                     device.computeCeiling(precision, kind).ifPresent(c ->
                             nominal.computeOf(device.id(), precision).ifPresent(n -> {
                                 double measured = c.flopsPerSecond().typical();

@@ -239,9 +239,4 @@ public class ProductBenchmark {
             team.close();
         }
     }
-
-    /** FLOPs of one operation: every shape once. */
-    public static double flopsPerRound(List<ProductShape> shapes) {
-        return shapes.stream().mapToDouble(ProductShape::flops).sum();
-    }
 }

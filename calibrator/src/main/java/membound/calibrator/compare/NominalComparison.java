@@ -56,8 +56,7 @@ public record NominalComparison(String profile, List<Row> rows) {
                 }
             }
             for (Precision precision : Precision.values()) {
-                // The ceilings a datasheet quotes; a product at one shape is not one.
-                for (ComputeEntry.Kind kind : List.of(ComputeEntry.Kind.FMA_PEAK, ComputeEntry.Kind.GEMM)) {
+                for (ComputeEntry.Kind kind : ComputeEntry.Kind.CEILINGS) {
                     device.computeCeiling(precision, kind).ifPresent(c -> {
                         String key = device.id() + "/compute/" + kind + "/" + precision;
                         double measured = c.flopsPerSecond().typical();

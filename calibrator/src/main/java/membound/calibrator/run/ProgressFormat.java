@@ -8,6 +8,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
 
+import membound.benchmarks.compute.ProductShape;
 import membound.benchmarks.results.ComputeResult;
 import membound.benchmarks.results.ElementwiseResult;
 import membound.benchmarks.results.LatencyResult;
@@ -80,7 +81,7 @@ final class ProgressFormat extends ProgressOutput {
             case "GemmBenchmark" -> text.append("GEMM ").append(params.getParam("elementType")).append(" n=")
                     .append(params.getParam("n")).append(", ").append(params.getParam("threads")).append(" threads");
             case "ProductBenchmark" -> text.append("Products float (")
-                    .append(params.getParam("products").split("\\+").length).append(" shapes), ")
+                    .append(ProductShape.parseList(params.getParam("products")).size()).append(" shapes), ")
                     .append(params.getParam("threads")).append(" threads");
             case "ElementwiseBenchmark" -> text.append("Elementwise ").append(params.getParam("operation")).append(", rows of ")
                     .append(params.getParam("row")).append(", ").append(params.getParam("threads")).append(" threads");

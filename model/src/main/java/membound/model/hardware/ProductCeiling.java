@@ -21,9 +21,14 @@ public record ProductCeiling(ProductShape shape, double flopsPerSecond, String s
      * them when its layout was not measured; null for an empty list. Ties go to the first listed.
      */
     public static ProductCeiling nearest(List<ProductCeiling> ceilings, ProductShape shape) {
+        ProductCeiling best = nearest(ceilings, shape, true);
+        return best != null ? best : nearest(ceilings, shape, false);
+    }
+
+    /** The nearest of {@code shape}'s layout only, or of any layout; null if there is none. */
+    private static ProductCeiling nearest(List<ProductCeiling> ceilings, ProductShape shape, boolean sameLayout) {
         ProductCeiling best = null;
         double bestDistance = Double.POSITIVE_INFINITY;
-        boolean sameLayout = ceilings.stream().anyMatch(c -> c.shape().layout() == shape.layout());
         for (ProductCeiling c : ceilings) {
             if (sameLayout && c.shape().layout() != shape.layout()) {
                 continue;

@@ -34,7 +34,7 @@ public final class Ceilings {
     private final double[] peakFlopsPerSecond = new double[PRECISIONS];
     private final boolean[] hasSparse = new boolean[PRECISIONS];
     /** Per precision, the measured product ceilings a shaped GEMM is timed at (empty: the square rate). */
-    private final ProductCeiling[][] products = new ProductCeiling[PRECISIONS][];
+    private final List<List<ProductCeiling>> products = new ArrayList<>(PRECISIONS);
     /** The measured elementwise operation rates (FP32) a tagged operation is timed at (empty: its FLOPs). */
     private final List<OperationRate> operations;
     private final double computeShare;
@@ -57,8 +57,7 @@ public final class Ceilings {
         this.computeShare = computeShare;
         for (Precision p : Precision.values()) {
             ComputeCeiling ceiling = device.computeFor(p);
-            products[p.ordinal()] = ceiling.usesProducts(basis) ? ceiling.products().toArray(ProductCeiling[]::new)
-                    : new ProductCeiling[0];
+            products.add(ceiling.usesProducts(basis) ? ceiling.products() : List.of());
             double gemm = ceiling.attainableGemm().value(basis) * computeShare;
             gemmFlopsPerSecond[p.ordinal()] = gemm;
             peakFlopsPerSecond[p.ordinal()] = ceiling.peakDense().value(basis);
@@ -170,9 +169,9 @@ public final class Ceilings {
         if (op.flops() == 0) {
             return 0;
         }
-        ProductCeiling[] measured = products[op.precision().ordinal()];
+        List<ProductCeiling> measured = products.get(op.precision().ordinal());
         if (op.kernel() != Kernel.GEMM || op.placement() != Placement.DEVICE || op.shapes().isEmpty()
-                || measured.length == 0) {
+                || measured.isEmpty()) {
             return op.count() * op.flops() / flopsPerSecond(op.kernel(), op.precision(), op.placement());
         }
         double volume = 0;
@@ -180,18 +179,11 @@ public final class Ceilings {
             volume += shape.volume();
         }
         double seconds = 0;
-        List<ProductCeiling> candidates = List.of(measured);
         for (ProductShape shape : op.shapes()) {
-            ProductCeiling nearest = ProductCeiling.nearest(candidates, shape);
+            ProductCeiling nearest = ProductCeiling.nearest(measured, shape);
             seconds += op.flops() * (shape.volume() / volume) / (nearest.flopsPerSecond() * computeShare);
         }
         return op.count() * seconds;
-    }
-
-    /** The measured product nearest {@code shape} that a {@code precision} GEMM on this basis is timed at, or null. */
-    public ProductCeiling productFor(Precision precision, ProductShape shape) {
-        ProductCeiling[] measured = products[precision.ordinal()];
-        return measured.length == 0 ? null : ProductCeiling.nearest(List.of(measured), shape);
     }
 
     /** Bandwidth of the smallest tier the working set fits in (main memory if none). */

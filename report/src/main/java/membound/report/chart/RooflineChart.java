@@ -366,8 +366,7 @@ public final class RooflineChart {
         List<Roof> roofs = new ArrayList<>();
         Map<membound.profile.Precision, Paint> colors = new EnumMap<>(membound.profile.Precision.class);
         for (membound.profile.Precision p : membound.profile.Precision.values()) {
-            // A product at one shape is a point below the GEMM roof, not a roof of its own.
-            for (ComputeEntry.Kind kind : List.of(ComputeEntry.Kind.FMA_PEAK, ComputeEntry.Kind.GEMM)) {
+            for (ComputeEntry.Kind kind : ComputeEntry.Kind.CEILINGS) {
                 Optional<ComputeEntry> entry = device.computeCeiling(p, kind);
                 if (entry.isEmpty()) {
                     continue;

@@ -232,7 +232,7 @@ public final class IndexPage {
                         ceilingSource(device, c)));
             }
             for (membound.profile.Precision precision : membound.profile.Precision.values()) {
-                for (ComputeEntry.Kind kind : List.of(ComputeEntry.Kind.FMA_PEAK, ComputeEntry.Kind.GEMM)) {
+                for (ComputeEntry.Kind kind : ComputeEntry.Kind.CEILINGS) {
                     device.computeCeiling(precision, kind).ifPresent(e -> row(h,
                             precision + " " + (kind == ComputeEntry.Kind.GEMM ? "GEMM" : "FMA peak") + ", "
                                     + statistic(e.flopsPerSecond()),
