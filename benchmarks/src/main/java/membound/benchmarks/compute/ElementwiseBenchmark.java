@@ -50,6 +50,8 @@ public class ElementwiseBenchmark {
     /** Elements per array per thread: 64 KiB of floats, so a thread's few arrays fit its L2 cache. */
     static final int ELEMENTS_PER_THREAD = 16384;
     static final float EPSILON = 1e-5f;
+    /** Longest row accepted. */
+    public static final int MAX_ROW = 1 << 20;
 
     /** See {@link RowOperation#label()}. */
     @Param({"softmax", "cross-entropy", "gelu", "gelu-backward", "rms-norm", "rms-norm-backward"})
@@ -105,8 +107,8 @@ public class ElementwiseBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         kind = RowOperation.of(operation);
-        if (row < 1 || row > (1 << 20)) {
-            throw new IllegalArgumentException("row must be from 1 to 1048576 elements: row=" + row);
+        if (row < 1 || row > MAX_ROW) {
+            throw new IllegalArgumentException("row must be from 1 to " + MAX_ROW + " elements: row=" + row);
         }
         rowsPerThread = Math.max(1, ELEMENTS_PER_THREAD / row);
         int teamSize = Threads.resolve(threads);
@@ -148,6 +150,12 @@ public class ElementwiseBenchmark {
     @Benchmark
     public void pass() {
         team.runPass();
+    }
+
+    /** What one thread's rows hold: three arrays of its elements, γ and its gradient. */
+    public static long bytesPerThread(int row) {
+        long elements = (long) Math.max(1, ELEMENTS_PER_THREAD / row) * row;
+        return Float.BYTES * (3 * elements + 2L * row);
     }
 
     /** Elements one pass processes on {@code threads} threads. */

@@ -22,9 +22,11 @@ import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 import membound.benchmarks.BenchmarkMain;
+import membound.benchmarks.compute.ElementwiseBenchmark;
 import membound.benchmarks.compute.ProductBenchmark;
 import membound.benchmarks.compute.ProductShape;
 import membound.benchmarks.compute.ProductTimes;
+import membound.benchmarks.compute.RowOperation;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.placement.CpuSetProfiler;
 import membound.benchmarks.placement.Placement;
@@ -389,8 +391,12 @@ public final class SuitePlan {
             case GEMM -> 3L * Double.BYTES * request.values("n").stream()
                     .mapToLong(value -> (long) Math.pow(parseOrder(value), 2)).max().orElse(0);
             case FMA -> 0;
-            // A few 64 KiB arrays per thread.
-            case ELEMENTWISE -> 0;
+            case ELEMENTWISE -> {
+                // Checked here so that a wrong one is a one-line error before any fork runs.
+                request.values("operation").forEach(SuitePlan::parseOperation);
+                yield request.values("row").stream().mapToLong(row -> ElementwiseBenchmark.bytesPerThread((int) parseRow(row)))
+                        .max().orElse(0) * Runtime.getRuntime().availableProcessors();
+            }
             case PRODUCT -> request.values("products").stream()
                     .mapToLong(value -> parseProducts(value).stream()
                             .mapToLong(shape -> shape.floatBytes() * ProductBenchmark.sets(shape)).sum())
@@ -421,6 +427,26 @@ public final class SuitePlan {
         } catch (IllegalArgumentException e) {
             throw new BadInputException(e.getMessage());
         }
+    }
+
+    private static RowOperation parseOperation(String value) {
+        try {
+            return RowOperation.of(value);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(e.getMessage());
+        }
+    }
+
+    private static long parseRow(String value) {
+        try {
+            long row = Long.parseLong(value.trim());
+            if (row >= 1 && row <= ElementwiseBenchmark.MAX_ROW) {
+                return row;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the one-line error
+        }
+        throw new BadInputException("row must be from 1 to " + ElementwiseBenchmark.MAX_ROW + " elements: row=" + value);
     }
 
     private static long parseCount(String name, String value) {

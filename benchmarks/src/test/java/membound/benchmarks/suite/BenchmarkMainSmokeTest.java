@@ -125,6 +125,35 @@ class BenchmarkMainSmokeTest {
         assertTrue(run.err().contains(named), run::all);
     }
 
+    static Stream<Arguments> badComputeInput() {
+        return Stream.of(
+                Arguments.of("ProductBenchmark", "jmh.products", "12x3:nn", "shape=12x3:nn"),
+                Arguments.of("ProductBenchmark", "jmh.products", "4x4x4:nn+4x4x4:nn", "repeat"),
+                Arguments.of("ElementwiseBenchmark", "jmh.operation", "swish", "operation=swish"),
+                Arguments.of("ElementwiseBenchmark", "jmh.row", "0", "row=0"));
+    }
+
+    @ParameterizedTest(name = "{1}={2}")
+    @MethodSource("badComputeInput")
+    void shouldRefuseABadProductOrOperationBeforeAnyForkRuns(String include, String property, String value,
+            String named) throws IOException {
+        Properties properties = new Properties();
+        properties.setProperty("jmh.include", include);
+        properties.setProperty(property, value);
+
+        Run run = run(properties, "-f", "0", "-wi", "0", "-i", "1", "-r", "10ms");
+
+        assertEquals(2, run.status(), run::all);
+        assertEquals(1, run.err().strip().lines().count(), run::all);
+        assertTrue(run.err().contains(named), run::all);
+        Path jmh = results.resolve("results").resolve("jmh");
+        if (Files.isDirectory(jmh)) {
+            try (Stream<Path> files = Files.list(jmh)) {
+                assertEquals(0, files.count(), "nothing written");
+            }
+        }
+    }
+
     private void assertJsonWritten(Run run, String benchmark) throws IOException {
         try (Stream<Path> files = Files.list(results.resolve("results").resolve("jmh"))) {
             List<Path> json = files.filter(f -> f.toString().endsWith(".json")).toList();
