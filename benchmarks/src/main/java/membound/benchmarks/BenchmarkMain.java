@@ -5,9 +5,6 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,7 +23,7 @@ import membound.benchmarks.results.Nominal;
 import membound.benchmarks.results.ResultTable;
 import membound.benchmarks.suite.SuitePlan;
 import membound.benchmarks.suite.SuiteRunner;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
 
@@ -145,12 +142,6 @@ public final class BenchmarkMain {
             }
         }
         return false;
-    }
-
-    /** {@code <host>-<UTC timestamp>.json}, as profiles are named. */
-    public static String timestampedName(String host, Instant now) {
-        return host + "-" + DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT)
-                .withZone(ZoneOffset.UTC).format(now) + ".json";
     }
 
     private static String rootMessage(Throwable e) {

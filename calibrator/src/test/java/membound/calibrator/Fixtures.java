@@ -3,7 +3,7 @@ package membound.calibrator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Where test inputs live: the shared fixtures beside the repository, this module's own, and examples. */
+/** Where test inputs live: this module's fixtures and the example profile; nothing outside the clone. */
 public final class Fixtures {
 
     private Fixtures() {
@@ -18,15 +18,6 @@ public final class Fixtures {
         }
         throw new IllegalStateException("tests must run inside the membound repository: cwd="
                 + Path.of("").toAbsolutePath());
-    }
-
-    /** A recorded output in {@code ../shared/fixtures/} relative to the repository root, as CI has it. */
-    public static Path shared(String name) {
-        Path path = repositoryRoot().resolve("../shared/fixtures").resolve(name).normalize();
-        if (!Files.isRegularFile(path)) {
-            throw new IllegalStateException("shared fixture must exist: " + path);
-        }
-        return path;
     }
 
     /** A fixture of this module (src/test/resources/fixtures). */

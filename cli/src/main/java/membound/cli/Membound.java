@@ -8,7 +8,7 @@ import membound.calibrator.cli.FleetCommand;
 import membound.calibrator.cli.HardwareCommand;
 import membound.calibrator.cli.ImportCommand;
 import membound.calibrator.cli.ShowCommand;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.model.cli.PredictCommand;
 import membound.report.cli.ReportCommand;
 import membound.validate.cli.ValidateCommand;

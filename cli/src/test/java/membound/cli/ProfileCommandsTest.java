@@ -126,7 +126,7 @@ class ProfileCommandsTest {
 
     @Test
     void importWritesANewProfileAndLeavesTheInputAlone() throws IOException {
-        Run r = ok("import", "--format", "babelstream", TestProfiles.sharedFixture(
+        Run r = ok("import", "--format", "babelstream", TestProfiles.localFixture(
                 "babelstream-5.0-omp-text-double.txt").toString(), "--into", spark.toString(),
                 "--profiles-dir", profiles.toString());
         assertArrayEquals(sparkBytes, Files.readAllBytes(spark), "the input profile is byte-identical");
@@ -154,7 +154,7 @@ class ProfileCommandsTest {
         Files.write(bare, ProfileJson.toBytes(noGpu));
 
         Path streamOut = dir.resolve("stream.json");
-        ok("import", "--format", "stream", TestProfiles.sharedFixture("stream-c-5.10-2threads-80M.txt").toString(),
+        ok("import", "--format", "stream", TestProfiles.localFixture("stream-c-5.10-2threads-80M.txt").toString(),
                 "--into", bare.toString(), "--output", streamOut.toString());
         Profile stream = ProfileJson.read(streamOut);
         assertEquals(22634.0e6, stream.device("cpu").orElseThrow().ceiling(MemoryLevel.DRAM, Access.TRIAD)
@@ -251,7 +251,7 @@ class ProfileCommandsTest {
     void badInputIsOneLineExitTwoAndNothingWritten() throws IOException {
         Path garbage = Files.writeString(dir.resolve("garbage.txt"), "\u00ff\u00fe not a tool output at all\n");
         Path empty = Files.writeString(dir.resolve("empty.txt"), "");
-        String stream = TestProfiles.sharedFixture("stream-c-5.10-2threads-80M.txt").toString();
+        String stream = TestProfiles.localFixture("stream-c-5.10-2threads-80M.txt").toString();
         String streamText = Files.readString(Path.of(stream));
         Path truncatedStream = Files.writeString(dir.resolve("stream-cut.txt"),
                 streamText.substring(0, streamText.indexOf("Triad:")));
@@ -290,7 +290,7 @@ class ProfileCommandsTest {
                 List.of("import", "--format", "xml", stream, "--into", p, "--profiles-dir", dirs),
                 List.of("import", "--format", "stream", dir.resolve("missing.txt").toString(), "--into", p,
                         "--profiles-dir", dirs),
-                List.of("import", "--format", "stream", TestProfiles.sharedFixture(
+                List.of("import", "--format", "stream", TestProfiles.localFixture(
                         "babelstream-5.0-omp-text-double.txt").toString(), "--into", p, "--profiles-dir", dirs),
                 List.of("import", "--format", "stream", truncatedStream.toString(), "--into", p, "--profiles-dir", dirs),
                 List.of("import", "--format", "babelstream", garbage.toString(), "--into", p, "--profiles-dir", dirs),

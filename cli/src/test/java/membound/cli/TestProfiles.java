@@ -37,10 +37,6 @@ final class TestProfiles {
         return root().resolve("results/profiles/examples/dgx-spark-example.json");
     }
 
-    static Path sharedFixture(String name) {
-        return root().resolve("../shared/fixtures").resolve(name).normalize();
-    }
-
     static Path localFixture(String name) {
         return root().resolve("calibrator/src/test/resources/fixtures").resolve(name);
     }

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.model.hardware.Basis;
 import membound.model.hardware.Link;
 import membound.model.hardware.Machine;

@@ -59,7 +59,7 @@ public record Distribution(
         Checks.ordered("worst", worst, "mean", mean);
         Checks.ordered("mean", mean, "best", best);
         if (samples == 1 && worst != null && !worst.equals(best)) {
-            throw new membound.hardware.BadInputException(
+            throw new membound.vocabulary.BadInputException(
                     "worst must equal best for one sample: worst=" + worst + ", best=" + best);
         }
     }

@@ -3,7 +3,7 @@ package membound.profile;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /** Enums that are written to JSON under a fixed name, and read back with the known names in the error. */
 interface JsonNames {

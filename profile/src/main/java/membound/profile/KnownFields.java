@@ -10,7 +10,7 @@ import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /**
  * Finds keys the schema does not have, before binding. Jackson reports an unknown key only after the

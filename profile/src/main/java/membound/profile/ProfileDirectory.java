@@ -11,7 +11,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.files.AtomicFiles;
+import membound.vocabulary.files.ResultNames;
 
 /**
  * A directory of profiles as the calibrator keeps them, read side: {@code <host>-<yyyyMMdd'T'HHmmss'Z'>.json}
@@ -23,11 +25,11 @@ import membound.hardware.BadInputException;
 public record ProfileDirectory(Path directory) {
 
     /** {@code host-20251129T120000Z.json} or {@code host-20251129T120000Z-2.json}. */
-    static final Pattern NAME = Pattern.compile("^(.+)-(\\d{8}T\\d{6}Z)(?:-(\\d+))?\\.json$");
+    static final Pattern NAME = ResultNames.NAME;
     /** The raw JMH result kept beside a profile. */
     public static final String RAW_SUFFIX = ".jmh.json";
     /** Temporary files of an atomic write start with this; they are never profiles. */
-    public static final String TEMP_PREFIX = ".";
+    public static final String TEMP_PREFIX = AtomicFiles.TEMP_PREFIX;
 
     public ProfileDirectory {
         Checks.present("directory", directory);
@@ -38,8 +40,7 @@ public record ProfileDirectory(Path directory) {
      * property (the launcher sets it), else under the working directory.
      */
     public static ProfileDirectory repositoryDefault() {
-        String root = System.getProperty("membound.repositoryRoot");
-        return new ProfileDirectory((root != null ? Path.of(root) : Path.of("")).resolve("results").resolve("profiles"));
+        return new ProfileDirectory(ResultNames.repositoryResults("profiles"));
     }
 
     /** The profiles here, oldest first. */
@@ -97,7 +98,7 @@ public record ProfileDirectory(Path directory) {
 
     /** The host as it appears in file names: characters other than letters, digits, '.', '_' and '-' become '_'. */
     public static String hostPart(String hostname) {
-        return hostname.replaceAll("[^A-Za-z0-9._-]", "_");
+        return ResultNames.hostPart(hostname);
     }
 
     private static String stamp(Path p) {

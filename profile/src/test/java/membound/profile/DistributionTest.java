@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.DoubleRange;

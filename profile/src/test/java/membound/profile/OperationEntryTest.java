@@ -11,7 +11,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /** A device's elementwise operation rates: written, read back, and left out of a profile that has none. */
 class OperationEntryTest {

@@ -12,7 +12,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /** A compute entry of kind product: its shape is written and read back, and required for a product only. */
 class ProductEntryTest {

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 class ProfileJsonTest {
 

@@ -11,7 +11,7 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /**
  * Writes a report into a directory that is new or empty, never over anything a user made: the files go

@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /** A report goes into a new or empty directory, whole, and never over what a user made. */
 class ReportFilesTest {

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-import membound.hardware.BadInputException;
-import membound.hardware.units.Units;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.units.Units;
 import membound.model.hardware.Machine;
 import membound.model.hardware.Machines;
 import membound.model.hardware.Overrides;

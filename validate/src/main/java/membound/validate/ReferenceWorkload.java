@@ -10,7 +10,7 @@ import membound.benchmarks.suite.SuiteRequest;
 import membound.benchmarks.training.MlpBenchmark;
 import membound.benchmarks.training.TenantsBenchmark;
 import membound.benchmarks.training.TransformerShape;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.model.hardware.Machine;
 import membound.model.roofline.Operation;
 

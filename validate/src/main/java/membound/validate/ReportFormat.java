@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 /** A validation report as a table for people and as JSON for programs (and the recorded run). */
 public final class ReportFormat {

@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /**
  * Several recorded validations summarized per workload by their medians: on a shared machine one run swings

@@ -22,7 +22,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 import membound.benchmarks.suite.SuiteRequest;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
 

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.hardware.host.CoreType;
 import membound.hardware.host.CpuCluster;
 import membound.hardware.host.CpuList;

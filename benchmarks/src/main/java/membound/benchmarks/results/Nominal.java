@@ -5,7 +5,7 @@ import java.util.Optional;
 import membound.hardware.catalog.Catalog;
 import membound.hardware.catalog.PlatformSpec;
 import membound.hardware.host.Host;
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 /**
  * The host's nominal (datasheet) memory bandwidth and where it comes from, or why it is unknown.

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import membound.benchmarks.placement.Placement;
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 /**
  * The table that ends a suite run: per STREAM result the bandwidth under both byte conventions, its

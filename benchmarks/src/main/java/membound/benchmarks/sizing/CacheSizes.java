@@ -4,7 +4,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
 

@@ -1,6 +1,6 @@
 package membound.benchmarks.sizing;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /** The {@code threads} parameter: a count, or {@code all} for every cpu this JVM may run on. */
 public final class Threads {

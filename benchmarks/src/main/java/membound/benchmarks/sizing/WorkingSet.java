@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
 
-import membound.hardware.BadInputException;
-import membound.hardware.units.Units;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.units.Units;
 
 /**
  * The working set of a STREAM measurement, given as a cache level or a size, and the bytes of each array

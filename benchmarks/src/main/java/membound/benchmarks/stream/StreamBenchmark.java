@@ -20,7 +20,7 @@ import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.sizing.WorkingSet;
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 /**
  * Memory bandwidth of the STREAM kernels (Copy, Scale, Add, Triad), BabelStream's Dot and Nstream, a

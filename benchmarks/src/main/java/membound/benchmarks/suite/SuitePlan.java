@@ -21,7 +21,6 @@ import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
-import membound.benchmarks.BenchmarkMain;
 import membound.benchmarks.compute.ElementwiseBenchmark;
 import membound.benchmarks.compute.ProductBenchmark;
 import membound.benchmarks.compute.ProductShape;
@@ -41,9 +40,10 @@ import membound.benchmarks.training.MlpTraining;
 import membound.benchmarks.training.OptimizerStep;
 import membound.benchmarks.training.TransformerShape;
 import membound.benchmarks.training.TransformerTraining;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.files.ResultNames;
 import membound.hardware.host.Host;
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 /**
  * What a suite run will do: which benchmarks, with every cache level and thread count resolved to exact
@@ -575,8 +575,8 @@ public final class SuitePlan {
 
     /** {@code results/jmh/<host>-<UTC>.json} under the repository root (given by the launcher), else the cwd. */
     static Path defaultResultFile(Host host, Properties properties) {
-        String root = properties.getProperty("membound.repositoryRoot", ".");
-        return Path.of(root, "results", "jmh").resolve(BenchmarkMain.timestampedName(host.hostname(), Instant.now()));
+        String root = properties.getProperty(ResultNames.REPOSITORY_ROOT_PROPERTY, ".");
+        return Path.of(root, "results", "jmh").resolve(ResultNames.base(host.hostname(), Instant.now()) + ".json");
     }
 
     private static String cachesSource(Supplier<CacheSizes> caches) {

@@ -11,7 +11,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 import membound.benchmarks.TestHosts;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.hardware.host.Host;
 
 class PlacementTest {

@@ -24,11 +24,11 @@ import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.placement.CpuSetProfiler;
 import membound.benchmarks.placement.Placement;
 import membound.benchmarks.results.StreamResult;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.hardware.host.CoreType;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 class SuitePlanPlacementTest {
 

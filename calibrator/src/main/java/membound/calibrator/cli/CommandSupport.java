@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 import membound.calibrator.store.ProfileStore;
-import membound.hardware.text.EditDistance;
+import membound.vocabulary.text.EditDistance;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
 import picocli.CommandLine;
@@ -42,7 +42,7 @@ final class CommandSupport {
             List<String> close = rows.stream().map(key).sorted(java.util.Comparator.comparingInt(
                     (String k) -> EditDistance.between(k.length() > prefix.length() ? k.substring(0, prefix.length()) : k,
                             prefix))).limit(3).toList();
-            throw new membound.hardware.BadInputException("--figure must be a figure of the profiles or the start of "
+            throw new membound.vocabulary.BadInputException("--figure must be a figure of the profiles or the start of "
                     + "one: --figure=" + prefix + (close.isEmpty() ? "" : " (closest: " + String.join(", ", close)
                     + ")"));
         }

@@ -8,7 +8,7 @@ import java.util.concurrent.Callable;
 import membound.calibrator.compare.Comparison;
 import membound.calibrator.compare.Figure;
 import membound.calibrator.compare.NominalComparison;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.profile.ProfileJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

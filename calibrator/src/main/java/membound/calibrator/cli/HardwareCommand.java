@@ -18,7 +18,7 @@ import membound.hardware.catalog.PlatformSpec;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
 import membound.hardware.host.HostReport;
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 import membound.profile.ProfileJson;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

@@ -14,7 +14,7 @@ import membound.calibrator.imports.ImportFormat;
 import membound.calibrator.imports.ImportedFigures;
 import membound.calibrator.imports.ProfileImport;
 import membound.calibrator.store.ProfileStore;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.profile.LinkKind;
 import membound.profile.ProfileJson;
 import membound.profile.Quality;

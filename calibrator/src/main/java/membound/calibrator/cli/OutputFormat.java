@@ -1,6 +1,6 @@
 package membound.calibrator.cli;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /** How a command prints: a table for people, or JSON for programs. */
 public enum OutputFormat {

@@ -2,7 +2,7 @@ package membound.calibrator.compare;
 
 import java.util.Locale;
 
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 import membound.profile.Distribution;
 import membound.profile.Provenance;
 

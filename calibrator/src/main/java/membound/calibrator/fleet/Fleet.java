@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 import membound.calibrator.compare.Figure;
 import membound.calibrator.compare.Figures;
 import membound.calibrator.store.ProfileStore;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
 

@@ -4,7 +4,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /** The tools whose output {@code membound import} reads. */
 public enum ImportFormat {

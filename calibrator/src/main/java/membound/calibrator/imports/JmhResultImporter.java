@@ -14,7 +14,7 @@ import membound.benchmarks.stream.ElementType;
 import membound.benchmarks.stream.StreamBenchmark;
 import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.profile.Distribution;
 import membound.profile.Provenance;
 

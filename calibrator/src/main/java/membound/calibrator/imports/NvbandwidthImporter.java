@@ -9,7 +9,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.profile.Distribution;
 import membound.profile.Link;
 import membound.profile.Provenance;

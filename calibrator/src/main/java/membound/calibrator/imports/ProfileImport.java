@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.profile.BandwidthEntry;
 import membound.profile.Device;
 import membound.profile.DeviceKind;

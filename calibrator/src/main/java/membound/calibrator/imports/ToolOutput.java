@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.profile.ProfileJson;
 
 /**

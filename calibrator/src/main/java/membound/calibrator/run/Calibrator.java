@@ -24,13 +24,13 @@ import membound.benchmarks.suite.SuitePlan;
 import membound.benchmarks.suite.SuiteRequest;
 import membound.benchmarks.suite.SuiteRunner;
 import membound.calibrator.store.ProfileStore;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.hardware.catalog.Catalog;
 import membound.hardware.catalog.PlatformSpec;
 import membound.hardware.host.CpuList;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 import membound.profile.Profile;
 import membound.profile.Provenance;
 

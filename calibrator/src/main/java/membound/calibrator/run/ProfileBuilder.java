@@ -104,8 +104,8 @@ final class ProfileBuilder {
                 long rule = membound.benchmarks.sizing.WorkingSet.DRAM_MULTIPLE * caches.lastLevelTotalBytes();
                 if (entry.level() == MemoryLevel.DRAM && stream.workload().arrayBytes() < rule) {
                     quality = quality.with(new Quality.Flag("working-set-too-small", "each array is "
-                            + membound.hardware.units.Units.formatBytes(stream.workload().arrayBytes())
-                            + ", below 4x the last-level cache (" + membound.hardware.units.Units.formatBytes(rule)
+                            + membound.vocabulary.units.Units.formatBytes(stream.workload().arrayBytes())
+                            + ", below 4x the last-level cache (" + membound.vocabulary.units.Units.formatBytes(rule)
                             + "): part of it may be served from cache", CPU, entry.id()));
                 }
             } else if (LatencyResult.isLatency(result)) {

@@ -14,7 +14,7 @@ import membound.benchmarks.results.ElementwiseResult;
 import membound.benchmarks.results.LatencyResult;
 import membound.benchmarks.results.StreamResult;
 import membound.benchmarks.suite.ProgressOutput;
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 /**
  * JMH's output during a calibration, as one line per measurement: {@code [3/12] Triad double, 2 threads,

@@ -22,7 +22,7 @@ import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
 import membound.benchmarks.suite.SuitePlan;
 import membound.benchmarks.tenant.StreamTenantMain;
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 import membound.profile.Distribution;
 import membound.profile.MemoryLevel;
 import membound.profile.Provenance;

@@ -4,12 +4,12 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Optional;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.files.AtomicFiles;
+import membound.vocabulary.files.ResultNames;
 import membound.profile.Profile;
 import membound.profile.ProfileDirectory;
 import membound.profile.ProfileJson;
@@ -26,9 +26,6 @@ import membound.profile.ProfileJson;
  */
 public final class ProfileStore {
 
-    private static final DateTimeFormatter STAMP =
-            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-    private static final int MAX_ATTEMPTS = 1000;
     public static final String RAW_SUFFIX = ProfileDirectory.RAW_SUFFIX;
 
     private final Path directory;
@@ -72,9 +69,9 @@ public final class ProfileStore {
     }
 
     private Path write(Profile profile, byte[] raw) {
-        String base = hostPart(profile.host().hostname()) + "-" + STAMP.format(profile.provenance().created());
-        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-            String name = attempt == 1 ? base : base + "-" + attempt;
+        String base = ResultNames.base(profile.host().hostname(), profile.provenance().created());
+        for (int attempt = 1; attempt <= ResultNames.MAX_ATTEMPTS; attempt++) {
+            String name = ResultNames.attempt(base, attempt);
             Path target = directory.resolve(name + ".json");
             Path rawTarget = directory.resolve(name + RAW_SUFFIX);
             if (Files.exists(target) || (raw != null && Files.exists(rawTarget))) {
@@ -103,8 +100,7 @@ public final class ProfileStore {
                         + ", problem=" + e.getMessage(), e);
             }
         }
-        throw new BadInputException("profile name must be free: directory=" + directory + ", name=" + base
-                + " (tried " + MAX_ATTEMPTS + " suffixes)");
+        throw ResultNames.nameTaken(directory, base, "profile");
     }
 
     /** Writes a profile to an exact path, atomically, refusing to replace an existing file. */
@@ -140,6 +136,6 @@ public final class ProfileStore {
 
     /** The host as it appears in file names. */
     public static String hostPart(String hostname) {
-        return ProfileDirectory.hostPart(hostname);
+        return ResultNames.hostPart(hostname);
     }
 }

@@ -13,7 +13,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import membound.calibrator.Fixtures;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.profile.Device;
 import membound.profile.Host;
 import membound.profile.LevelCeiling;

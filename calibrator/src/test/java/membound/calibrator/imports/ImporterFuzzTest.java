@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Random;
 
 import membound.calibrator.Fixtures;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -30,10 +30,10 @@ class ImporterFuzzTest {
     }
 
     static final List<Input> INPUTS = List.of(
-            new Input(ImportFormat.STREAM, Fixtures.shared("stream-c-5.10-2threads-80M.txt")),
-            new Input(ImportFormat.BABELSTREAM, Fixtures.shared("babelstream-5.0-omp-text-double.txt")),
-            new Input(ImportFormat.BABELSTREAM, Fixtures.shared("babelstream-5.0-omp-csv-float-MiB.txt")),
-            new Input(ImportFormat.LIKWID, Fixtures.shared("likwid-bench-5.2.2-stream_avx_fma-N-1GB-2.txt")),
+            new Input(ImportFormat.STREAM, Fixtures.local("stream-c-5.10-2threads-80M.txt")),
+            new Input(ImportFormat.BABELSTREAM, Fixtures.local("babelstream-5.0-omp-text-double.txt")),
+            new Input(ImportFormat.BABELSTREAM, Fixtures.local("babelstream-5.0-omp-csv-float-MiB.txt")),
+            new Input(ImportFormat.LIKWID, Fixtures.local("likwid-bench-5.2.2-stream_avx_fma-N-1GB-2.txt")),
             new Input(ImportFormat.NVBANDWIDTH, Fixtures.local("nvbandwidth-v0.8-j-gb10-synthetic.json")),
             new Input(ImportFormat.NCCL_TESTS, Fixtures.local("nccl-tests-2.17.1-all_reduce_perf-2x-gb10-synthetic.txt")),
             new Input(ImportFormat.NCCL_TESTS, Fixtures.local("nccl-tests-old-layout-all_reduce_perf-2x-v100-synthetic.txt")),

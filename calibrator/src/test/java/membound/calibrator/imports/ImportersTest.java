@@ -29,7 +29,7 @@ class ImportersTest {
 
     @Test
     void shouldReadStreamCBestRatesAndSlowestTimes() {
-        ImportedFigures figures = ImportFormat.STREAM.parse(Fixtures.shared("stream-c-5.10-2threads-80M.txt"), 0);
+        ImportedFigures figures = ImportFormat.STREAM.parse(Fixtures.local("stream-c-5.10-2threads-80M.txt"), 0);
         assertEquals("STREAM", figures.tool());
         assertEquals("5.10", figures.toolVersion());
         Map<String, ImportedBandwidth> k = byKernel(figures);
@@ -55,7 +55,7 @@ class ImportersTest {
     @Test
     void shouldReadBabelStreamText() {
         ImportedFigures figures = ImportFormat.BABELSTREAM.parse(
-                Fixtures.shared("babelstream-5.0-omp-text-double.txt"), 0);
+                Fixtures.local("babelstream-5.0-omp-text-double.txt"), 0);
         assertEquals("5.0", figures.toolVersion());
         assertEquals("OpenMP", figures.settings().get("implementation"));
         Map<String, ImportedBandwidth> k = byKernel(figures);
@@ -76,7 +76,7 @@ class ImportersTest {
     @Test
     void shouldReadBabelStreamCsvInMegabytes() {
         ImportedFigures figures = ImportFormat.BABELSTREAM.parse(
-                Fixtures.shared("babelstream-5.0-omp-csv-double-MB.txt"), 0);
+                Fixtures.local("babelstream-5.0-omp-csv-double-MB.txt"), 0);
         Map<String, ImportedBandwidth> k = byKernel(figures);
         assertEquals(23751.9e6, k.get("copy").streamBytesPerSecond().best());
         assertEquals(23188.2e6, k.get("scale").streamBytesPerSecond().best());
@@ -90,7 +90,7 @@ class ImportersTest {
     @Test
     void shouldReadBabelStreamCsvInMebibytesAndFloats() {
         ImportedFigures figures = ImportFormat.BABELSTREAM.parse(
-                Fixtures.shared("babelstream-5.0-omp-csv-float-MiB.txt"), 0);
+                Fixtures.local("babelstream-5.0-omp-csv-float-MiB.txt"), 0);
         Map<String, ImportedBandwidth> k = byKernel(figures);
         assertEquals(18755.9 * 1048576, k.get("copy").streamBytesPerSecond().best(), 1e-3);
         assertEquals(20572.1 * 1048576, k.get("triad").streamBytesPerSecond().best(), 1e-3);
@@ -103,7 +103,7 @@ class ImportersTest {
     @Test
     void shouldReadLikwidBench() {
         ImportedFigures stream = ImportFormat.LIKWID.parse(
-                Fixtures.shared("likwid-bench-5.2.2-stream_avx_fma-N-1GB-2.txt"), 0);
+                Fixtures.local("likwid-bench-5.2.2-stream_avx_fma-N-1GB-2.txt"), 0);
         ImportedBandwidth triad = stream.bandwidth().get(0);
         assertEquals("triad", triad.kernel(), "likwid's stream test is STREAM's triad");
         assertEquals(15623.73e6, triad.streamBytesPerSecond().best());
@@ -174,8 +174,8 @@ class ImportersTest {
                 Fixtures.local("nccl-tests-2.17.1-all_reduce_perf-2x-gb10-synthetic.txt"));
         java.nio.file.Path file = dir.resolve("nccl.txt");
         java.nio.file.Files.writeString(file, text.replace("#  Rank  1 Group", "#  Rank  999999999999999999999999999999 Group"));
-        membound.hardware.BadInputException e = org.junit.jupiter.api.Assertions.assertThrows(
-                membound.hardware.BadInputException.class, () -> ImportFormat.NCCL_TESTS.parse(file, 0));
+        membound.vocabulary.BadInputException e = org.junit.jupiter.api.Assertions.assertThrows(
+                membound.vocabulary.BadInputException.class, () -> ImportFormat.NCCL_TESTS.parse(file, 0));
         assertTrue(e.getMessage().contains("must have a rank number that fits a count of ranks: file=" + file + ", line=7"),
                 e.getMessage());
         assertFalse(e.getMessage().contains("\n"));

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import membound.calibrator.Fixtures;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.profile.Access;
 
 /** The raw JMH JSON of membound's own suite, as `membound import --format jmh` reads it. */

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import membound.calibrator.Fixtures;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
 import membound.profile.RunProvenance;

@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.hardware.host.Host;
 import membound.hardware.host.PlatformMatch;
-import membound.hardware.text.EditDistance;
+import membound.vocabulary.text.EditDistance;
 
 /**
  * The datasheet catalog: known platforms, looked up by id or alias, and matched to a detected host.

@@ -28,7 +28,7 @@ final class Datasheets {
 
     static final String SPARK = "NVIDIA DGX Spark product page and datasheet, "
             + "https://www.nvidia.com/en-us/products/workstations/dgx-spark/ (2025; as recorded in "
-            + "shared/reference/hardware.md)";
+            + "docs/reference/hardware.md)";
     static final String SPARK_PORTING_GUIDE = "NVIDIA DGX Spark Porting Guide, System Overview, "
             + "https://docs.nvidia.com/dgx/dgx-spark-porting-guide/overview.html (undated web page)";
     static final String SPARK_DENSE_FP4 = SPARK + "; NVIDIA's \"1 PFLOP FP4\" is with 2:4 sparsity, dense = sparse / 2";
@@ -49,7 +49,7 @@ final class Datasheets {
             + "(HGX B200, per-GPU figures; read from a third-party copy of NVIDIA's table, "
             + "zdszero.github.io, not the vendor page itself)";
     static final String GRACE = "NVIDIA Grace CPU Superchip datasheet, "
-            + "https://www.nvidia.com/en-us/data-center/grace-cpu-superchip/ (as recorded in shared/reference/hardware.md)";
+            + "https://www.nvidia.com/en-us/data-center/grace-cpu-superchip/ (as recorded in docs/reference/hardware.md)";
     static final String RTX_5090 = "unverified against the vendor page: NVIDIA GeForce RTX 5090 specifications, "
             + "https://www.nvidia.com/en-us/geforce/graphics-cards/50-series/rtx-5090/, checked only against "
             + "third-party reports (huggingface.co/blog/exolabs/the-dgx-spark-handbook: 1,792 GB/s; "
@@ -67,7 +67,7 @@ final class Datasheets {
             + "encoding and protocol overhead (derived from the PCIe 5.0 signalling rate)";
 
     /**
-     * Marks a datasheet figure that is neither in shared/reference/hardware.md nor was found again in a copy
+     * Marks a datasheet figure that is neither in docs/reference/hardware.md nor was found again in a copy
      * of the vendor's table during this catalog's review: entered as the datasheet prints it, to be re-checked.
      */
     static final String NOT_RECHECKED = " (not re-checked against the vendor page)";
@@ -92,7 +92,7 @@ final class Datasheets {
                 peaks(Precision.FP4, flopsPerSecond(1 * P, SPARK + "; \"1 PFLOP of FP4\" with sparsity")),
                 true,
                 List.of("NVIDIA publishes no BF16, FP16 or FP8 peak for GB10; give one with --peak-flops.",
-                        "Third-party measurements (not peaks), from shared/reference/hardware.md: BF16 GEMM 92.3 TFLOPS, "
+                        "Third-party measurements (not peaks), from docs/reference/hardware.md: BF16 GEMM 92.3 TFLOPS, "
                                 + "FP8 188 TFLOPS and NVFP4 356 TFLOPS with tuned CUTLASS kernels; a GPU read kernel "
                                 + "231-234 GB/s."));
         DeviceSpec cpu = new DeviceSpec("cpu", "GB10 CPU: 10 Cortex-X925 + 10 Cortex-A725 in two clusters",
@@ -122,7 +122,7 @@ final class Datasheets {
                         + "LPDDR5X adds capacity."));
         DeviceSpec cpu = new DeviceSpec("cpu", "Grace CPU, 72 Neoverse-V2 cores", DeviceKind.CPU,
                 bytes(480 * G, GH200 + "; up to 480 GB LPDDR5X"),
-                bytesPerSecond(512 * G, GH200 + "; up to 512 GB/s (as recorded in shared/reference/hardware.md)"),
+                bytesPerSecond(512 * G, GH200 + "; up to 512 GB/s (as recorded in docs/reference/hardware.md)"),
                 Map.of(), Map.of(), false, List.of());
         return new PlatformSpec("gh200", "NVIDIA GH200 Grace Hopper Superchip (144 GB HBM3e)",
                 List.of("grace hopper", "gh200-hbm3e", "grace-hopper"),
@@ -242,7 +242,7 @@ final class Datasheets {
                 bytesPerSecond(1 * T, GRACE + "; up to 1 TB/s"),
                 Map.of(), Map.of(), false,
                 List.of("Measured STREAM triad 820-972 GB/s with 144 threads (NVIDIA Grace CPU Benchmarking Guide, "
-                        + "as recorded in shared/reference/hardware.md)."));
+                        + "as recorded in docs/reference/hardware.md)."));
         return new PlatformSpec("grace-superchip", "NVIDIA Grace CPU Superchip",
                 List.of("grace", "grace cpu superchip", "grace-cpu"),
                 List.of(cpu),

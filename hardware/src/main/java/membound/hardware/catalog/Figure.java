@@ -2,7 +2,7 @@ package membound.hardware.catalog;
 
 import java.util.Locale;
 
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 /**
  * One datasheet number, in base units, with where it came from. The source names the document (title,

@@ -3,7 +3,7 @@ package membound.hardware.catalog;
 import java.util.Arrays;
 import java.util.Locale;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /** Number formats that datasheets give peak throughput for. */
 public enum Precision {

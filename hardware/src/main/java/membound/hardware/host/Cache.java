@@ -2,7 +2,7 @@ package membound.hardware.host;
 
 import java.util.List;
 
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 /**
  * {@code instances} identical caches of {@code sizeBytes} each at one level, serving {@code sharedCpus}

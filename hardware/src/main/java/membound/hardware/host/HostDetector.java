@@ -16,7 +16,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /**
  * Finds out what machine this is, from the files Linux exposes and what the JVM knows.
@@ -472,7 +472,7 @@ public final class HostDetector {
                 warnings.add("cache sizes from getconf (no sysfs cache directories): sharing assumed, L1 and L2 per "
                         + "core, L3 per package");
                 instances.stream().filter(i -> i.level() >= 3).findFirst().ifPresent(l3 -> warnings.add(
-                        "L" + l3.level() + " size " + membound.hardware.units.Units.formatBytes(l3.sizeBytes())
+                        "L" + l3.level() + " size " + membound.vocabulary.units.Units.formatBytes(l3.sizeBytes())
                                 + " from getconf (CPUID) may be the whole socket's, more than these cpus can use "
                                 + "(as in a VM); DRAM working sets sized from it are larger than needed, not smaller"));
             }

@@ -3,7 +3,7 @@ package membound.hardware.host;
 import java.util.ArrayList;
 import java.util.List;
 
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 /** The detected host as lines for people, in the order a reader checks them. */
 public final class HostReport {

@@ -52,7 +52,7 @@ public record JavaFacts(String hostname, String osName, String osVersion, String
         try {
             available = Integer.parseInt(cpus);
         } catch (NumberFormatException e) {
-            throw new membound.hardware.BadInputException(
+            throw new membound.vocabulary.BadInputException(
                     "availableProcessors must be a whole number: availableProcessors=" + cpus + " (in " + where + ")");
         }
         return new JavaFacts(p.getProperty("hostname"), p.getProperty("os.name"), p.getProperty("os.version"),

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.hardware.host.Fixtures;
 import membound.hardware.host.Host;
 

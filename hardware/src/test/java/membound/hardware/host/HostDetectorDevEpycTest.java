@@ -9,7 +9,7 @@ import java.util.OptionalLong;
 
 import org.junit.jupiter.api.Test;
 
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 class HostDetectorDevEpycTest {
 

@@ -14,7 +14,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 class HostDetectorDgxSparkTest {
 

@@ -15,8 +15,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import membound.hardware.BadInputException;
-import membound.hardware.units.Units;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.units.Units;
 
 /** Broken system files give a recorded warning or a {@link BadInputException}, never a crash. */
 class MalformedInputTest {

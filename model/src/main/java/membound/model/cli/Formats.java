@@ -2,7 +2,7 @@ package membound.model.cli;
 
 import java.util.Locale;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /** Parsing of counts and printing of durations, counts and percentages for the predict report. */
 final class Formats {

@@ -12,7 +12,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.model.Defaults;
 import membound.model.Estimator;
 import membound.model.Prediction;

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 import membound.model.OperationRow;
 import membound.model.Prediction;
 import membound.model.StepResult;

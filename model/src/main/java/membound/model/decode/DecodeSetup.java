@@ -1,6 +1,6 @@
 package membound.model.decode;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.model.Defaults;
 import membound.model.hardware.Precision;
 

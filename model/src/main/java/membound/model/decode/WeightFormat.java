@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import membound.hardware.BadInputException;
-import membound.model.Names;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Names;
 
 /**
  * How weights are stored for inference: bits per weight including block scales. llama.cpp's

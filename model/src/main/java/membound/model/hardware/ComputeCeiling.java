@@ -58,7 +58,7 @@ public record ComputeCeiling(Precision precision, Ceiling peakDense, Ceiling att
      */
     public static ComputeCeiling whatIf(ComputeCeiling old, Precision precision, double flopsPerSecond) {
         String why = "set on the command line: --peak-flops " + precision.label() + "="
-                + membound.hardware.units.Units.formatFlops(flopsPerSecond);
+                + membound.vocabulary.units.Units.formatFlops(flopsPerSecond);
         Ceiling attainable = new Ceiling(flopsPerSecond, why, flopsPerSecond, why);
         if (old == null) {
             return new ComputeCeiling(precision, attainable, attainable, null);

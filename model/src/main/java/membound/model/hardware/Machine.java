@@ -5,7 +5,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 /**
  * What the model predicts on: the device that trains ({@link #device}), the host memory behind it
@@ -22,7 +22,7 @@ public record Machine(String id, String name, String source, Device device, Devi
             throw new IllegalArgumentException("machine needs an id and a device");
         }
         if (!device.hasCompute()) {
-            throw new membound.hardware.BadInputException(id + " has no compute ceiling for its " + device.name()
+            throw new membound.vocabulary.BadInputException(id + " has no compute ceiling for its " + device.name()
                     + ": give one with --peak-flops " + id + ":bf16=VALUE (for example 92T)");
         }
         if (name == null) {

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.hardware.catalog.Catalog;
 import membound.hardware.catalog.DeviceKind;
 import membound.hardware.catalog.DeviceSpec;

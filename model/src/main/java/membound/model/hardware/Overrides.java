@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import membound.hardware.BadInputException;
-import membound.hardware.units.Units;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.units.Units;
 
 /**
  * What-if figures from the command line: {@code --memory-bandwidth 232GB/s} and

@@ -2,8 +2,8 @@ package membound.model.hardware;
 
 import java.util.Locale;
 
-import membound.hardware.BadInputException;
-import membound.model.Names;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Names;
 
 /**
  * A number format that weights, activations, gradients or optimizer states are stored in, and

@@ -13,7 +13,7 @@ final class ThirdPartyFigures {
     static final String MAMF = "third-party measurement: Maximum Achievable Matmul FLOPS (mean of 100 runs, best "
             + "shape), S. Bekman, Machine Learning Engineering, compute/accelerator/README.md, "
             + "github.com/stas00/ml-engineering";
-    static final String GB10 = "third-party measurement as recorded in shared/reference/hardware.md "
+    static final String GB10 = "third-party measurement as recorded in docs/reference/hardware.md "
             + "(\"Published measurements on GB10\")";
 
     /** What is known about one platform beyond its datasheet. */
@@ -29,7 +29,7 @@ final class ThirdPartyFigures {
                             + "(FP16 taken as BF16)",
                     232.5e9, GB10 + ": a GPU read kernel reached 231-234 GB/s (midpoint)",
                     119_700_000_000L, "NVIDIA DGX Spark user guide: CUDA reports about 119.7 GB of the 128 GB "
-                            + "(shared/reference/hardware.md)",
+                            + "(docs/reference/hardware.md)",
                     gemm(Precision.BF16, 125e12, Precision.FP16, 125e12, Precision.FP8, 250e12),
                     "derived, not published: NVIDIA's dense FP4 500 TFLOPS halved per doubling of width "
                             + "(FP8 = FP4 / 2, BF16 = FP16 = FP4 / 4), the ratio Blackwell datasheets print "

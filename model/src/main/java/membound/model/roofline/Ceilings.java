@@ -3,7 +3,7 @@ package membound.model.roofline;
 import java.util.ArrayList;
 import java.util.List;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.model.Defaults;
 import membound.model.hardware.AccessPattern;
 import membound.model.hardware.Basis;

@@ -5,7 +5,7 @@ import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /**
  * What is trained: every weight (full), or low-rank adapters of rank r on the target modules with

@@ -4,8 +4,8 @@ import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
 
-import membound.hardware.BadInputException;
-import membound.model.Names;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Names;
 
 /** The linear layers LoRA adapters attach to, named as PEFT's target modules name them ({@code q_proj}, ...). */
 public enum LoraTarget {

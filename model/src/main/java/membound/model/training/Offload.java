@@ -2,7 +2,7 @@ package membound.model.training;
 
 import java.util.Locale;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /**
  * What is kept in host memory instead of the device's: optimizer states (with master weights and

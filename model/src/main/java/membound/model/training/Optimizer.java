@@ -2,8 +2,8 @@ package membound.model.training;
 
 import java.util.Locale;
 
-import membound.hardware.BadInputException;
-import membound.model.Names;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Names;
 import membound.model.hardware.Precision;
 
 /**

@@ -1,6 +1,6 @@
 package membound.model.training;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /**
  * How many devices and how the work is split among them: data parallel (replicas, gradients

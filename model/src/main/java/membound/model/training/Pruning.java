@@ -2,7 +2,7 @@ package membound.model.training;
 
 import java.util.Locale;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /**
  * Weight sparsity. 2:4 structured sparsity (two of every four weights zero) runs GEMMs on a

@@ -1,6 +1,6 @@
 package membound.model.workload;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /** Experts per MLP layer and how many each token is routed to; {@link #DENSE} is an ordinary MLP. */
 public record MixtureOfExperts(int experts, int expertsPerToken) {

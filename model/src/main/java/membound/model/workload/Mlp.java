@@ -2,7 +2,7 @@ package membound.model.workload;
 
 import java.util.List;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /**
  * A plain multi-layer perceptron: {@code widths} [in, hidden..., out], one linear layer between each

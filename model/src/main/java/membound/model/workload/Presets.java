@@ -15,8 +15,8 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import membound.hardware.BadInputException;
-import membound.model.Names;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Names;
 
 /**
  * Built-in architectures. Each is the architecture part of the model's published Hugging Face

@@ -1,6 +1,6 @@
 package membound.model.workload;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /**
  * Local attention on some layers: each query sees at most {@code tokens} keys there (gpt-oss: 128

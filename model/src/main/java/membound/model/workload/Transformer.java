@@ -1,6 +1,6 @@
 package membound.model.workload;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /**
  * A decoder-only transformer: the sizes a Hugging Face {@code config.json} gives, and the

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.model.TestMachines;
 import membound.model.hardware.Machine;
 import membound.model.hardware.Precision;

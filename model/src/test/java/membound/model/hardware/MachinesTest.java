@@ -11,7 +11,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 class MachinesTest {
 

@@ -9,7 +9,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.model.Estimator;
 import membound.model.Prediction;
 import membound.model.StepResult;

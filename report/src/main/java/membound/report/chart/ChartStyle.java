@@ -27,7 +27,7 @@ import org.jfree.chart.ui.HorizontalAlignment;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
 
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 /**
  * One look for every chart: sizes, fonts, a colour-blind-safe palette (Okabe and Ito), dashed lines

@@ -13,7 +13,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.model.cli.PredictCommand;
 import membound.model.hardware.AccessPattern;
 import membound.model.hardware.Basis;

@@ -2,7 +2,7 @@ package membound.report.html;
 
 import java.util.Locale;
 
-import membound.hardware.units.Units;
+import membound.vocabulary.units.Units;
 
 /** How the page prints numbers: the hardware module's units, and durations a person reads at a glance. */
 final class Numbers {

@@ -11,7 +11,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 import membound.calibrator.store.ProfileStore;
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 import membound.hardware.host.HostDetector;
 import membound.validate.ProfileMachines;
 import membound.validate.ReferenceWorkload;

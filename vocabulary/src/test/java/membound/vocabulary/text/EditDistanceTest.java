@@ -1,4 +1,4 @@
-package membound.hardware.text;
+package membound.vocabulary.text;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package membound.hardware.units;
+package membound.vocabulary.units;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 class UnitsTest {
 

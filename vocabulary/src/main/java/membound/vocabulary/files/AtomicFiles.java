@@ -1,4 +1,4 @@
-package membound.calibrator.store;
+package membound.vocabulary.files;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -25,7 +25,7 @@ public final class AtomicFiles {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     /** Prefix of temporary files; nothing that lists profiles looks at names starting with '.'. */
-    static final String TEMP_PREFIX = membound.profile.ProfileDirectory.TEMP_PREFIX;
+    public static final String TEMP_PREFIX = ".";
     static final String TEMP_INFIX = ".tmp-";
 
     private AtomicFiles() {
@@ -36,7 +36,7 @@ public final class AtomicFiles {
         writeNew(target, bytes, () -> { });
     }
 
-    static void writeNew(Path target, byte[] bytes, Runnable beforePublish) throws IOException {
+    public static void writeNew(Path target, byte[] bytes, Runnable beforePublish) throws IOException {
         Path directory = target.toAbsolutePath().getParent();
         Files.createDirectories(directory);
         if (Files.exists(target)) {

@@ -1,4 +1,4 @@
-package membound.hardware.text;
+package membound.vocabulary.text;
 
 /**
  * Levenshtein distance (insertions, deletions, substitutions), as JMH and picocli use it to suggest what a

@@ -1,10 +1,10 @@
-package membound.hardware.units;
+package membound.vocabulary.units;
 
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import membound.hardware.BadInputException;
+import membound.vocabulary.BadInputException;
 
 /**
  * Parsing and printing of sizes, bandwidths and FLOP rates. GB = 10^9 bytes, GiB = 2^30 bytes,

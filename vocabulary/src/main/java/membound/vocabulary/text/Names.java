@@ -1,12 +1,10 @@
-package membound.model;
+package membound.vocabulary.text;
 
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-
-import membound.hardware.text.EditDistance;
 
 /** Close-match suggestions and name lists for one-line error messages. */
 public final class Names {

@@ -1,4 +1,4 @@
-package membound.hardware;
+package membound.vocabulary;
 
 /**
  * Input a user can fix: a malformed file, a wrong flag, an impossible configuration.
