@@ -1,6 +1,6 @@
 package membound.model;
 
-import membound.model.hardware.Precision;
+import membound.model.machine.Precision;
 import membound.model.training.Checkpointing;
 import membound.model.training.Optimizer;
 

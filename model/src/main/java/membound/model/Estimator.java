@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Locale;
 
 import membound.vocabulary.BadInputException;
-import membound.model.hardware.Basis;
-import membound.model.hardware.Link;
-import membound.model.hardware.Machine;
+import membound.model.machine.Basis;
+import membound.model.machine.Link;
+import membound.model.machine.Machine;
 import membound.model.memory.FitAdvisor;
 import membound.model.memory.MemoryFootprint;
 import membound.model.memory.MemoryModel;

@@ -2,7 +2,7 @@ package membound.model;
 
 import java.util.List;
 
-import membound.model.hardware.Basis;
+import membound.model.machine.Basis;
 
 /**
  * One step on one basis: its time, broken down by operation class, and what follows from it.

@@ -9,7 +9,7 @@ import membound.model.decode.DecodeEstimator;
 import membound.model.decode.DecodePrediction;
 import membound.model.decode.DecodeSetup;
 import membound.model.decode.WeightFormat;
-import membound.model.hardware.Machines;
+import membound.model.machine.Machines;
 import membound.model.training.TrainingSetup;
 import membound.model.workload.Presets;
 

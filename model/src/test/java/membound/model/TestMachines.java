@@ -4,14 +4,14 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import membound.model.hardware.AccessPattern;
-import membound.model.hardware.Ceiling;
-import membound.model.hardware.ComputeCeiling;
-import membound.model.hardware.Device;
-import membound.model.hardware.Link;
-import membound.model.hardware.Machine;
-import membound.model.hardware.MemoryTier;
-import membound.model.hardware.Precision;
+import membound.model.machine.AccessPattern;
+import membound.model.machine.Ceiling;
+import membound.model.machine.ComputeCeiling;
+import membound.model.machine.Device;
+import membound.model.machine.Link;
+import membound.model.machine.Machine;
+import membound.model.machine.MemoryTier;
+import membound.model.machine.Precision;
 
 /** Hand-built machines with round numbers, so tests can compute their answers by hand. */
 public final class TestMachines {

@@ -7,9 +7,9 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import membound.model.hardware.Basis;
-import membound.model.hardware.Machine;
-import membound.model.hardware.Precision;
+import membound.model.machine.Basis;
+import membound.model.machine.Machine;
+import membound.model.machine.Precision;
 import membound.model.roofline.Bound;
 import membound.model.roofline.Operation;
 import membound.model.roofline.OperationTime;

@@ -5,8 +5,8 @@ import java.util.List;
 
 import membound.benchmarks.training.TransformerShape;
 import membound.model.Estimator;
-import membound.model.hardware.Machine;
-import membound.model.hardware.Precision;
+import membound.model.machine.Machine;
+import membound.model.machine.Precision;
 import membound.model.roofline.Operation;
 import membound.model.training.Checkpointing;
 import membound.model.training.Optimizer;

@@ -8,9 +8,9 @@ import java.util.Optional;
 
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.units.Units;
-import membound.model.hardware.Machine;
-import membound.model.hardware.Machines;
-import membound.model.hardware.Overrides;
+import membound.model.machine.Machine;
+import membound.model.machine.Machines;
+import membound.model.machine.Overrides;
 import membound.profile.DeviceKind;
 import membound.profile.Nominal;
 import membound.profile.Profile;

@@ -11,7 +11,7 @@ import membound.benchmarks.training.MlpBenchmark;
 import membound.benchmarks.training.TenantsBenchmark;
 import membound.benchmarks.training.TransformerShape;
 import membound.vocabulary.BadInputException;
-import membound.model.hardware.Machine;
+import membound.model.machine.Machine;
 import membound.model.roofline.Operation;
 
 /**

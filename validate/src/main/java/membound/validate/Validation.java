@@ -26,8 +26,8 @@ import membound.calibrator.run.LoadMonitor;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
 import membound.model.Estimator;
-import membound.model.hardware.Basis;
-import membound.model.hardware.Machine;
+import membound.model.machine.Basis;
+import membound.model.machine.Machine;
 import membound.model.roofline.Bound;
 import membound.model.roofline.OperationTime;
 

@@ -14,8 +14,8 @@ import membound.benchmarks.training.OptimizerStep;
 import membound.benchmarks.training.TransformerShape;
 import membound.benchmarks.training.TransformerTraining;
 import membound.model.Estimator;
-import membound.model.hardware.Basis;
-import membound.model.hardware.Machine;
+import membound.model.machine.Basis;
+import membound.model.machine.Machine;
 import membound.model.roofline.Kernel;
 import membound.model.roofline.Operation;
 

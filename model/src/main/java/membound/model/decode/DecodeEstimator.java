@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import membound.model.Estimator;
-import membound.model.hardware.Basis;
-import membound.model.hardware.ComputeCeiling;
-import membound.model.hardware.Machine;
+import membound.model.machine.Basis;
+import membound.model.machine.ComputeCeiling;
+import membound.model.machine.Machine;
 import membound.model.memory.MemoryFootprint;
 import membound.model.memory.MemoryModel;
 import membound.model.roofline.Ceilings;

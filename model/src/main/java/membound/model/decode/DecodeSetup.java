@@ -2,7 +2,7 @@ package membound.model.decode;
 
 import membound.vocabulary.BadInputException;
 import membound.model.Defaults;
-import membound.model.hardware.Precision;
+import membound.model.machine.Precision;
 
 /**
  * Inference: {@code batch} sequences, each with {@code contextTokens} tokens in its KV cache when

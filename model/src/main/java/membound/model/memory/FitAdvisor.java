@@ -3,8 +3,8 @@ package membound.model.memory;
 import java.util.ArrayList;
 import java.util.List;
 
-import membound.model.hardware.Link;
-import membound.model.hardware.Machine;
+import membound.model.machine.Link;
+import membound.model.machine.Machine;
 import membound.model.training.Checkpointing;
 import membound.model.training.FineTuning;
 import membound.model.training.LoraTarget;

@@ -3,8 +3,8 @@ package membound.model.memory;
 import java.util.List;
 
 import membound.model.Defaults;
-import membound.model.hardware.Device;
-import membound.model.hardware.Machine;
+import membound.model.machine.Device;
+import membound.model.machine.Machine;
 import membound.model.training.Checkpointing;
 import membound.model.training.Parallelism;
 import membound.model.training.StepPlan;

@@ -5,18 +5,18 @@ import java.util.List;
 
 import membound.vocabulary.BadInputException;
 import membound.model.Defaults;
-import membound.model.hardware.AccessPattern;
-import membound.model.hardware.Basis;
-import membound.model.hardware.Ceiling;
-import membound.model.hardware.ComputeCeiling;
-import membound.model.hardware.Device;
-import membound.model.hardware.Link;
-import membound.model.hardware.Machine;
-import membound.model.hardware.MemoryTier;
-import membound.model.hardware.OperationRate;
-import membound.model.hardware.Precision;
-import membound.model.hardware.ProductCeiling;
-import membound.model.hardware.ProductShape;
+import membound.model.machine.AccessPattern;
+import membound.model.machine.Basis;
+import membound.model.machine.Ceiling;
+import membound.model.machine.ComputeCeiling;
+import membound.model.machine.Device;
+import membound.model.machine.Link;
+import membound.model.machine.Machine;
+import membound.model.machine.MemoryTier;
+import membound.model.machine.OperationRate;
+import membound.model.machine.Precision;
+import membound.model.machine.ProductCeiling;
+import membound.model.machine.ProductShape;
 
 /**
  * A machine's ceilings resolved for one basis (measured or datasheet) and one tenancy, flattened

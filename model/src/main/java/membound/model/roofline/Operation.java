@@ -2,10 +2,10 @@ package membound.model.roofline;
 
 import java.util.List;
 
-import membound.model.hardware.AccessPattern;
-import membound.model.hardware.Precision;
-import membound.model.hardware.ProductShape;
-import membound.model.hardware.RowOperation;
+import membound.model.machine.AccessPattern;
+import membound.model.machine.Precision;
+import membound.model.machine.ProductShape;
+import membound.model.machine.RowOperation;
 
 /**
  * One operation of a step, repeated {@code count} times per step (per layer, per micro-batch, ...).

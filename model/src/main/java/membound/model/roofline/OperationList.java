@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import membound.model.hardware.AccessPattern;
-import membound.model.hardware.Precision;
-import membound.model.hardware.ProductShape;
+import membound.model.machine.AccessPattern;
+import membound.model.machine.Precision;
+import membound.model.machine.ProductShape;
 
 /**
  * Builds a step's operations. The factory methods say how each kind of operation counts its FLOPs

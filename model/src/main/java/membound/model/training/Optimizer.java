@@ -4,7 +4,7 @@ import java.util.Locale;
 
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.text.Names;
-import membound.model.hardware.Precision;
+import membound.model.machine.Precision;
 
 /**
  * The optimizer: how many bytes of state it keeps per trainable parameter, how many bytes its

@@ -2,7 +2,7 @@ package membound.model.training;
 
 import java.util.List;
 
-import membound.model.hardware.Precision;
+import membound.model.machine.Precision;
 import membound.model.roofline.Operation;
 import membound.model.workload.Workload;
 

@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.Locale;
 
 import membound.vocabulary.BadInputException;
-import membound.model.hardware.AccessPattern;
-import membound.model.hardware.ComputeCeiling;
-import membound.model.hardware.Link;
-import membound.model.hardware.Machine;
-import membound.model.hardware.Precision;
+import membound.model.machine.AccessPattern;
+import membound.model.machine.ComputeCeiling;
+import membound.model.machine.Link;
+import membound.model.machine.Machine;
+import membound.model.machine.Precision;
 import membound.model.roofline.Kernel;
 import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;

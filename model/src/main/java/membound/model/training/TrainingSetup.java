@@ -2,7 +2,7 @@ package membound.model.training;
 
 import membound.vocabulary.BadInputException;
 import membound.model.Defaults;
-import membound.model.hardware.Precision;
+import membound.model.machine.Precision;
 
 /**
  * Every knob of a training run. Sizes are per device and per micro-batch as frameworks take them:

@@ -1,10 +1,10 @@
 package membound.model.training;
 
 import membound.model.Defaults;
-import membound.model.hardware.AccessPattern;
-import membound.model.hardware.Precision;
-import membound.model.hardware.ProductShape;
-import membound.model.hardware.RowOperation;
+import membound.model.machine.AccessPattern;
+import membound.model.machine.Precision;
+import membound.model.machine.ProductShape;
+import membound.model.machine.RowOperation;
 import membound.model.roofline.Kernel;
 import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;

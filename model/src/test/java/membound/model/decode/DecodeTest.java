@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 import membound.vocabulary.BadInputException;
 import membound.model.TestMachines;
-import membound.model.hardware.Machine;
-import membound.model.hardware.Precision;
+import membound.model.machine.Machine;
+import membound.model.machine.Precision;
 import membound.model.workload.Presets;
 import membound.model.workload.Transformer;
 

@@ -7,8 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import membound.model.TestMachines;
-import membound.model.hardware.Machine;
-import membound.model.hardware.Precision;
+import membound.model.machine.Machine;
+import membound.model.machine.Precision;
 import membound.model.roofline.Operation;
 import membound.model.training.Optimizer;
 import membound.model.training.StepPlan;

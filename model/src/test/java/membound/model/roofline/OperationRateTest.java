@@ -11,14 +11,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import membound.model.TestMachines;
-import membound.model.hardware.AccessPattern;
-import membound.model.hardware.Basis;
-import membound.model.hardware.Ceiling;
-import membound.model.hardware.ComputeCeiling;
-import membound.model.hardware.Machine;
-import membound.model.hardware.OperationRate;
-import membound.model.hardware.Precision;
-import membound.model.hardware.RowOperation;
+import membound.model.machine.AccessPattern;
+import membound.model.machine.Basis;
+import membound.model.machine.Ceiling;
+import membound.model.machine.ComputeCeiling;
+import membound.model.machine.Machine;
+import membound.model.machine.OperationRate;
+import membound.model.machine.Precision;
+import membound.model.machine.RowOperation;
 
 /**
  * Elementwise operations of a measured kind, timed at the measured rate where it is slower than their bytes

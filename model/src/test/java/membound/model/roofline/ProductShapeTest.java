@@ -12,16 +12,16 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import membound.model.TestMachines;
-import membound.model.hardware.AccessPattern;
-import membound.model.hardware.Basis;
-import membound.model.hardware.Ceiling;
-import membound.model.hardware.ComputeCeiling;
-import membound.model.hardware.Device;
-import membound.model.hardware.Machine;
-import membound.model.hardware.Precision;
-import membound.model.hardware.ProductCeiling;
-import membound.model.hardware.ProductShape;
-import membound.model.hardware.ProductShape.Layout;
+import membound.model.machine.AccessPattern;
+import membound.model.machine.Basis;
+import membound.model.machine.Ceiling;
+import membound.model.machine.ComputeCeiling;
+import membound.model.machine.Device;
+import membound.model.machine.Machine;
+import membound.model.machine.Precision;
+import membound.model.machine.ProductCeiling;
+import membound.model.machine.ProductShape;
+import membound.model.machine.ProductShape.Layout;
 
 /**
  * GEMMs with shapes on a device that measured its products at some: each is timed at the nearest measured shape

@@ -15,12 +15,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 
 import membound.vocabulary.BadInputException;
 import membound.model.cli.PredictCommand;
-import membound.model.hardware.AccessPattern;
-import membound.model.hardware.Basis;
-import membound.model.hardware.Ceiling;
-import membound.model.hardware.Machine;
-import membound.model.hardware.Machines;
-import membound.model.hardware.Overrides;
+import membound.model.machine.AccessPattern;
+import membound.model.machine.Basis;
+import membound.model.machine.Ceiling;
+import membound.model.machine.Machine;
+import membound.model.machine.Machines;
+import membound.model.machine.Overrides;
 import membound.profile.Profile;
 import membound.profile.ProfileDirectory;
 import membound.profile.ProfileJson;

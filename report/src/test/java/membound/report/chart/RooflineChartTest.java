@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import membound.model.OperationRow;
 import membound.model.Sensitivity;
 import membound.model.StepResult;
-import membound.model.hardware.Basis;
+import membound.model.machine.Basis;
 import membound.model.roofline.CeilingLine;
 import membound.profile.Device;
 import membound.profile.Profile;

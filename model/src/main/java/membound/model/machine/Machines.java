@@ -1,4 +1,4 @@
-package membound.model.hardware;
+package membound.model.machine;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package membound.model.hardware;
+package membound.model.machine;
 
 import java.util.List;
 

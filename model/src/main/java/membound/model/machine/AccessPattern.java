@@ -1,4 +1,4 @@
-package membound.model.hardware;
+package membound.model.machine;
 
 /**
  * How an operation touches memory, matched to the STREAM-style kernel that measures the same

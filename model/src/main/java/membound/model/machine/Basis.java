@@ -1,4 +1,4 @@
-package membound.model.hardware;
+package membound.model.machine;
 
 /**
  * Which figures a prediction runs on. Every ceiling may carry a datasheet figure and a measured

@@ -1,4 +1,4 @@
-package membound.model.hardware;
+package membound.model.machine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
