@@ -16,17 +16,16 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import membound.calibrator.store.ProfileStore;
 import membound.profile.Access;
-import membound.profile.LinkKind;
-import membound.profile.MemoryLevel;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
+import membound.vocabulary.LinkKind;
+import membound.vocabulary.MemoryLevel;
 
 /**
  * Smoke tests of show, compare, import and fleet through {@code Membound.run}, as a user types them.

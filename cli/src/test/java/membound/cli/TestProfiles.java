@@ -13,10 +13,10 @@ import membound.profile.Device;
 import membound.profile.Distribution;
 import membound.profile.Host;
 import membound.profile.LevelCeiling;
-import membound.profile.MemoryLevel;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
 import membound.profile.RunProvenance;
+import membound.vocabulary.MemoryLevel;
 
 /** Synthetic profiles made from the example: other host names, slower memory, other settings. */
 final class TestProfiles {

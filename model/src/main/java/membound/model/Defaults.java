@@ -1,8 +1,8 @@
 package membound.model;
 
-import membound.model.machine.Precision;
 import membound.model.training.Checkpointing;
 import membound.model.training.Optimizer;
+import membound.vocabulary.Precision;
 
 /**
  * Every default of the model in one place (as JMH keeps its own in {@code runner/Defaults}), each

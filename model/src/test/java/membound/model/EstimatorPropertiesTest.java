@@ -20,7 +20,6 @@ import membound.model.decode.DecodeSetup;
 import membound.model.decode.WeightFormat;
 import membound.model.machine.Basis;
 import membound.model.machine.Machine;
-import membound.model.machine.Precision;
 import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;
 import membound.model.training.Checkpointing;
@@ -34,6 +33,7 @@ import membound.model.workload.Mlp;
 import membound.model.workload.Presets;
 import membound.model.workload.Transformer;
 import membound.model.workload.Workload;
+import membound.vocabulary.Precision;
 
 /** What must hold for every workload and setup, not just the ones a test author thought of. */
 class EstimatorPropertiesTest {

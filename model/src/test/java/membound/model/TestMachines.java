@@ -4,14 +4,15 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import membound.model.machine.AccessPattern;
 import membound.model.machine.Ceiling;
 import membound.model.machine.ComputeCeiling;
 import membound.model.machine.Device;
 import membound.model.machine.Link;
 import membound.model.machine.Machine;
 import membound.model.machine.MemoryTier;
-import membound.model.machine.Precision;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.Precision;
 
 /** Hand-built machines with round numbers, so tests can compute their answers by hand. */
 public final class TestMachines {
@@ -35,16 +36,16 @@ public final class TestMachines {
         bandwidth.forEach((pattern, value) -> ceilings.put(pattern,
                 new Ceiling(value, "test datasheet", value, "test measurement")));
         Map<Precision, ComputeCeiling> compute = new EnumMap<>(Precision.class);
-        for (Precision p : Precision.values()) {
+        for (Precision p : Precision.TRAINING) {
             compute.put(p, new ComputeCeiling(p,
                     new Ceiling(gemmFlopsPerSecond * 1.25, "test peak", gemmFlopsPerSecond * 1.25, "test peak"),
                     new Ceiling(gemmFlopsPerSecond, "test gemm", gemmFlopsPerSecond, "test gemm"),
                     new Ceiling(gemmFlopsPerSecond * 2.5, "test sparse", gemmFlopsPerSecond * 2.5, "test sparse")));
         }
-        Device device = new Device("test-gpu", "test GPU", Device.Kind.GPU, CAPACITY_BYTES, "test", unified,
+        Device device = new Device("test-gpu", "test GPU", DeviceKind.GPU, CAPACITY_BYTES, "test", unified,
                 List.of(new MemoryTier("main memory", CAPACITY_BYTES, ceilings)), compute,
                 new Ceiling(gemmFlopsPerSecond / 10, "test vector", gemmFlopsPerSecond / 10, "test vector"));
-        Device host = new Device("test-cpu", "test CPU", Device.Kind.CPU, CAPACITY_BYTES, "test", unified,
+        Device host = new Device("test-cpu", "test CPU", DeviceKind.CPU, CAPACITY_BYTES, "test", unified,
                 List.of(MemoryTier.uniform("main memory", CAPACITY_BYTES, Ceiling.datasheet(bandwidth.get(AccessPattern.READ) / 4, "test host"))),
                 Map.of(), null);
         List<Link> links = List.of(

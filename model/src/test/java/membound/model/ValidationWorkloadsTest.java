@@ -9,13 +9,13 @@ import org.junit.jupiter.api.Test;
 
 import membound.model.machine.Basis;
 import membound.model.machine.Machine;
-import membound.model.machine.Precision;
 import membound.model.roofline.Bound;
 import membound.model.roofline.Operation;
 import membound.model.roofline.OperationTime;
 import membound.model.training.StepPlanner;
 import membound.model.training.TrainingSetup;
 import membound.model.workload.Transformer;
+import membound.vocabulary.Precision;
 
 /** The shapes membound validate times on a CPU: an optimizer step alone, one transformer block without embeddings. */
 class ValidationWorkloadsTest {

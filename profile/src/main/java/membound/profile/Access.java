@@ -1,10 +1,9 @@
 package membound.profile;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
+import membound.vocabulary.Labelled;
 
 /** The access pattern a bandwidth ceiling applies to; each names the STREAM-style kernel it is measured with (READ: a dot product or sum, WRITE: a fill). */
-public enum Access implements JsonNames {
+public enum Access implements Labelled {
     READ("read"),
     WRITE("write"),
     COPY("copy"),
@@ -12,27 +11,24 @@ public enum Access implements JsonNames {
     ADD("add"),
     TRIAD("triad");
 
-    private final String jsonName;
+    private final String label;
 
-    Access(String jsonName) {
-        this.jsonName = jsonName;
+    Access(String label) {
+        this.label = label;
     }
 
-    /** The name written to JSON and printed. */
-    @JsonValue
     @Override
-    public String jsonName() {
-        return jsonName;
+    public String label() {
+        return label;
     }
 
     /** Reads a JSON name; an unknown name is an error that lists the known ones. */
-    @JsonCreator
     public static Access of(String text) {
-        return JsonNames.parse(Access.class, "access", text);
+        return Labelled.parse(Access.class, "access", text);
     }
 
     @Override
     public String toString() {
-        return jsonName;
+        return label;
     }
 }

@@ -1,5 +1,7 @@
 package membound.profile;
 
+import membound.vocabulary.MemoryLevel;
+
 /**
  * One bandwidth measurement: a kernel over a working set with a number of threads.
  *

@@ -1,7 +1,8 @@
 package membound.profile;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
+import membound.vocabulary.Labelled;
+import membound.vocabulary.Precision;
+import membound.vocabulary.ProductShape;
 
 /**
  * A compute ceiling: the FMA peak (independent fused multiply-adds in registers, no memory traffic), the
@@ -18,7 +19,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * @param provenance    how it was measured
  */
 public record ComputeEntry(String id, Kind kind, Precision precision, Integer threads, Long matrixSize,
-                           Shape shape, Distribution flopsPerSecond, Provenance provenance) {
+                           ProductShape shape, Distribution flopsPerSecond, Provenance provenance) {
 
     public ComputeEntry {
         Checks.id("compute.id", id);
@@ -35,7 +36,7 @@ public record ComputeEntry(String id, Kind kind, Precision precision, Integer th
     }
 
     /** Which ceiling. */
-    public enum Kind implements JsonNames {
+    public enum Kind implements Labelled {
         FMA_PEAK("fma-peak"),
         GEMM("gemm"),
         PRODUCT("product");
@@ -43,87 +44,24 @@ public record ComputeEntry(String id, Kind kind, Precision precision, Integer th
         /** The kinds that are a device's compute ceilings; a product at one shape is a point below them. */
         public static final java.util.List<Kind> CEILINGS = java.util.List.of(FMA_PEAK, GEMM);
 
-        private final String jsonName;
+        private final String label;
 
-        Kind(String jsonName) {
-            this.jsonName = jsonName;
+        Kind(String label) {
+            this.label = label;
         }
 
-        @JsonValue
         @Override
-        public String jsonName() {
-            return jsonName;
+        public String label() {
+            return label;
         }
 
-        @JsonCreator
         public static Kind of(String text) {
-            return JsonNames.parse(Kind.class, "compute.kind", text);
+            return Labelled.parse(Kind.class, "compute.kind", text);
         }
 
         @Override
         public String toString() {
-            return jsonName;
-        }
-    }
-
-    /**
-     * The shape of a product: C (m × n) = op(A)·op(B) over k, or a batch of such products.
-     *
-     * @param batch  products run together (attention's, one per sequence and head), absent for one
-     * @param layout nn ({@code A·B}, a forward pass), nt ({@code A·Bᵀ}, an input gradient or attention scores) or
-     *        tn ({@code Aᵀ·B}, a weight gradient)
-     */
-    public record Shape(Long batch, long m, long n, long k, Layout layout) {
-
-        public Shape(long m, long n, long k, Layout layout) {
-            this(null, m, n, k, layout);
-        }
-
-        public Shape {
-            Checks.optionalPositive("compute.shape.batch", batch);
-            Checks.positive("compute.shape.m", m);
-            Checks.positive("compute.shape.n", n);
-            Checks.positive("compute.shape.k", k);
-            Checks.present("compute.shape.layout", layout);
-        }
-
-        /** Products in the batch: 1 when absent. */
-        public long products() {
-            return batch == null ? 1 : batch;
-        }
-
-        @Override
-        public String toString() {
-            return (batch != null ? batch + "x" : "") + m + "x" + n + "x" + k + ":" + layout;
-        }
-    }
-
-    /** Where the operands of a product are transposed. */
-    public enum Layout implements JsonNames {
-        NN("nn"),
-        NT("nt"),
-        TN("tn");
-
-        private final String jsonName;
-
-        Layout(String jsonName) {
-            this.jsonName = jsonName;
-        }
-
-        @JsonValue
-        @Override
-        public String jsonName() {
-            return jsonName;
-        }
-
-        @JsonCreator
-        public static Layout of(String text) {
-            return JsonNames.parse(Layout.class, "compute.shape.layout", text);
-        }
-
-        @Override
-        public String toString() {
-            return jsonName;
+            return label;
         }
     }
 }

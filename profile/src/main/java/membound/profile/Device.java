@@ -8,6 +8,10 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.Precision;
+
 /**
  * One device of the machine and what was measured (or imported) on it.
  *

@@ -3,6 +3,9 @@ package membound.profile;
 import java.util.ArrayList;
 import java.util.List;
 
+import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.Precision;
+
 /**
  * Measured over nominal, per figure that has both. Derived from the devices and the nominal figures
  * with {@link #derive}; stored so that a reader sees it without recomputing.

@@ -2,6 +2,8 @@ package membound.profile;
 
 import java.util.Arrays;
 
+import membound.vocabulary.MemoryLevel;
+
 /**
  * Load-to-use latency over a working set (a dependent pointer chase: each load's address comes from
  * the previous load).

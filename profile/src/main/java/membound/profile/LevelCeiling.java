@@ -1,5 +1,7 @@
 package membound.profile;
 
+import membound.vocabulary.MemoryLevel;
+
 /**
  * The bandwidth the model should use for one access pattern at one memory level, in STREAM-convention
  * bytes (what the code reads and writes), with where it came from.

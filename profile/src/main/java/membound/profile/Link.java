@@ -2,6 +2,8 @@ package membound.profile;
 
 import java.util.List;
 
+import membound.vocabulary.LinkKind;
+
 /**
  * A connection between two devices, or between this machine and another.
  *

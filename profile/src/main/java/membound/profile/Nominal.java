@@ -3,8 +3,8 @@ package membound.profile;
 import java.util.List;
 import java.util.Optional;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
+import membound.vocabulary.Labelled;
+import membound.vocabulary.Precision;
 
 /**
  * What the datasheet promises, next to what was measured. A figure nobody published (or the user did
@@ -46,30 +46,28 @@ public record Nominal(String platformId, String platformName, List<MemoryBandwid
     }
 
     /** Whether a nominal figure is known. */
-    public enum State implements JsonNames {
+    public enum State implements Labelled {
         KNOWN("known"),
         UNKNOWN("unknown");
 
-        private final String jsonName;
+        private final String label;
 
-        State(String jsonName) {
-            this.jsonName = jsonName;
+        State(String label) {
+            this.label = label;
         }
 
-        @JsonValue
         @Override
-        public String jsonName() {
-            return jsonName;
+        public String label() {
+            return label;
         }
 
-        @JsonCreator
         public static State of(String text) {
-            return JsonNames.parse(State.class, "state", text);
+            return Labelled.parse(State.class, "state", text);
         }
 
         @Override
         public String toString() {
-            return jsonName;
+            return label;
         }
     }
 

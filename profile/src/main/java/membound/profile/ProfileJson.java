@@ -14,7 +14,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.exc.StreamReadException;
@@ -22,7 +24,11 @@ import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.BeanDescription;
+import com.fasterxml.jackson.databind.DeserializationConfig;
+import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
@@ -32,14 +38,18 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleDeserializers;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.databind.type.LogicalType;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.Labelled;
+import membound.vocabulary.ProductShape;
 
 /**
  * Reads and writes profiles.
@@ -297,6 +307,11 @@ public final class ProfileJson {
         SimpleModule numbers = new SimpleModule("membound-numbers");
         numbers.addSerializer(Double.class, new NumberWriter());
         numbers.addSerializer(double.class, new NumberWriter());
+        // Every vocabulary word is written and read by its one label (bf16, gpu, DRAM, nn): one naming convention.
+        numbers.addSerializer(Labelled.class, new LabelWriter());
+        numbers.setDeserializers(new LabelReaders());
+        numbers.addSerializer(ProductShape.class, new ShapeWriter());
+        numbers.addDeserializer(ProductShape.class, new ShapeReader());
         JsonMapper mapper = JsonMapper.builder(factory)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
@@ -334,6 +349,106 @@ public final class ProfileJson {
                 .withObjectEmptySeparator("")
                 .withArrayEmptySeparator("");
         return new DefaultPrettyPrinter(separators).withObjectIndenter(indenter).withArrayIndenter(indenter);
+    }
+
+    /** A vocabulary word as its label. */
+    private static final class LabelWriter extends StdSerializer<Labelled> {
+        private static final long serialVersionUID = 1L;
+
+        LabelWriter() {
+            super(Labelled.class);
+        }
+
+        @Override
+        public void serialize(Labelled value, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            gen.writeString(value.label());
+        }
+    }
+
+    /** Reads every {@link Labelled} enum by its exact label; an unknown one lists the known labels. */
+    private static final class LabelReaders extends SimpleDeserializers {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public JsonDeserializer<?> findEnumDeserializer(Class<?> type, DeserializationConfig config,
+                                                        BeanDescription beanDesc) {
+            if (!Labelled.class.isAssignableFrom(type)) {
+                return null;
+            }
+            return new LabelReader(type);
+        }
+    }
+
+    private static final class LabelReader extends StdDeserializer<Object> {
+        private static final long serialVersionUID = 1L;
+
+        LabelReader(Class<?> type) {
+            super(type);
+        }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        public Object deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            if (p.currentToken() != JsonToken.VALUE_STRING) {
+                return ctxt.handleUnexpectedToken(handledType(), p);
+            }
+            String what = p.currentName() == null ? handledType().getSimpleName() : p.currentName();
+            return Labelled.parse((Class) handledType(), what, p.getText());
+        }
+    }
+
+    /** A product shape as {@code {batch?, m, n, k, layout}}: the batch only when there is more than one product. */
+    private static final class ShapeWriter extends StdSerializer<ProductShape> {
+        private static final long serialVersionUID = 1L;
+
+        ShapeWriter() {
+            super(ProductShape.class);
+        }
+
+        @Override
+        public void serialize(ProductShape shape, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            gen.writeStartObject();
+            if (shape.batch() > 1) {
+                gen.writeNumberField("batch", shape.batch());
+            }
+            gen.writeNumberField("m", shape.m());
+            gen.writeNumberField("n", shape.n());
+            gen.writeNumberField("k", shape.k());
+            gen.writeStringField("layout", shape.layout().label());
+            gen.writeEndObject();
+        }
+    }
+
+    private static final class ShapeReader extends StdDeserializer<ProductShape> {
+        private static final long serialVersionUID = 1L;
+
+        ShapeReader() {
+            super(ProductShape.class);
+        }
+
+        @Override
+        public ProductShape deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+            JsonNode node = ctxt.readTree(p);
+            if (!node.isObject()) {
+                return (ProductShape) ctxt.handleUnexpectedToken(ProductShape.class, p);
+            }
+            JsonNode layout = node.get("layout");
+            if (layout == null || !layout.isTextual()) {
+                throw new BadInputException("compute.shape.layout must be one of "
+                        + Labelled.known(ProductShape.Layout.class) + ": compute.shape.layout=" + layout);
+            }
+            return new ProductShape(node.has("batch") ? dimension(node, "batch") : 1, dimension(node, "m"),
+                    dimension(node, "n"), dimension(node, "k"), ProductShape.Layout.ofLabel(layout.textValue()));
+        }
+
+        private static int dimension(JsonNode node, String name) {
+            JsonNode value = node.get(name);
+            if (value == null || !value.canConvertToInt() || !value.isIntegralNumber()) {
+                throw new BadInputException("compute.shape." + name + " must be a whole number from 1 to "
+                        + Integer.MAX_VALUE + ": compute.shape." + name + "=" + (value == null ? "<missing>" : value));
+            }
+            return value.intValue();
+        }
     }
 
     /** Whole numbers as integers, everything else in the shortest form that reads back the same. */

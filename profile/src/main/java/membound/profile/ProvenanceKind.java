@@ -1,37 +1,33 @@
 package membound.profile;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
+import membound.vocabulary.Labelled;
 
 /** Where a figure came from: measured by membound, imported from another tool's output, taken from a datasheet, given by the user on the command line, or made up for an example (never a measurement). */
-public enum ProvenanceKind implements JsonNames {
+public enum ProvenanceKind implements Labelled {
     MEASURED("measured"),
     IMPORTED("imported"),
     DATASHEET("datasheet"),
     USER("user"),
     EXAMPLE("example");
 
-    private final String jsonName;
+    private final String label;
 
-    ProvenanceKind(String jsonName) {
-        this.jsonName = jsonName;
+    ProvenanceKind(String label) {
+        this.label = label;
     }
 
-    /** The name written to JSON and printed. */
-    @JsonValue
     @Override
-    public String jsonName() {
-        return jsonName;
+    public String label() {
+        return label;
     }
 
     /** Reads a JSON name; an unknown name is an error that lists the known ones. */
-    @JsonCreator
     public static ProvenanceKind of(String text) {
-        return JsonNames.parse(ProvenanceKind.class, "provenance.kind", text);
+        return Labelled.parse(ProvenanceKind.class, "provenance.kind", text);
     }
 
     @Override
     public String toString() {
-        return jsonName;
+        return label;
     }
 }

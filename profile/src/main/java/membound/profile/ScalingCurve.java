@@ -2,6 +2,8 @@ package membound.profile;
 
 import java.util.List;
 
+import membound.vocabulary.MemoryLevel;
+
 /**
  * Bandwidth against thread count for one kernel at one level: where it saturates tells how many cores
  * it takes to reach the memory's ceiling.

@@ -1,5 +1,7 @@
 package membound.profile;
 
+import membound.vocabulary.MemoryLevel;
+
 /**
  * Bandwidth when {@code tenants} independent processes stream at once, as users sharing a machine do.
  *

@@ -18,6 +18,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.Precision;
 
 class ProfileJsonTest {
 

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 
+import membound.vocabulary.MemoryLevel;
+
 /** The minimal profile in docs/profile-schema.md is a valid profile in the form the writer produces. */
 class ProfileSchemaDocTest {
 

@@ -1,5 +1,7 @@
 package membound.report;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * One machine of a comparison: its prediction, or the one-line reason predict gave for having none
  * (an entry with no compute figure, say).
@@ -8,10 +10,10 @@ public record MachineOutcome(String machine, TrainingRun run, String error) {
 
     public MachineOutcome {
         if (machine == null || machine.isBlank()) {
-            throw new IllegalArgumentException("machine must be named: machine=" + machine);
+            throw new BadInputException("machine must be named: machine=" + machine);
         }
         if ((run == null) == (error == null)) {
-            throw new IllegalArgumentException("outcome must be a prediction or an error, not both or neither: machine="
+            throw new BadInputException("outcome must be a prediction or an error, not both or neither: machine="
                     + machine);
         }
     }

@@ -3,6 +3,7 @@ package membound.report;
 import java.util.List;
 
 import membound.profile.Profile;
+import membound.vocabulary.BadInputException;
 
 /**
  * Everything a report is drawn from: the profile, and (when a workload was given) the predictions on
@@ -23,19 +24,19 @@ public record ReportInput(Profile profile, String profileFile, String trainingDe
 
     public ReportInput {
         if (profile == null || profileFile == null) {
-            throw new IllegalArgumentException("report needs a profile: profileFile=" + profileFile);
+            throw new BadInputException("report needs a profile: profileFile=" + profileFile);
         }
         machines = machines == null ? List.of() : List.copyOf(machines);
         if (machines.isEmpty() == (noWorkloadReason == null)) {
-            throw new IllegalArgumentException("report has predictions or says why not, not both: machines="
+            throw new BadInputException("report has predictions or says why not, not both: machines="
                     + machines.size() + ", noWorkloadReason=" + noWorkloadReason);
         }
         if (!machines.isEmpty() && machines.get(0).run() == null) {
-            throw new IllegalArgumentException("the profile's own prediction must have succeeded: error="
+            throw new BadInputException("the profile's own prediction must have succeeded: error="
                     + machines.get(0).error());
         }
         if (operationsShown < 0) {
-            throw new IllegalArgumentException("operationsShown must be 0 (all) or positive: operationsShown="
+            throw new BadInputException("operationsShown must be 0 (all) or positive: operationsShown="
                     + operationsShown);
         }
     }

@@ -2,6 +2,8 @@ package membound.report;
 
 import java.util.List;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * Step time against main-memory bandwidth for the profile's machine, on measured compute ceilings:
  * each point is a {@code membound predict --memory-bandwidth RATE} run (the read ceiling becomes RATE,
@@ -21,18 +23,18 @@ public record SensitivityCurve(List<Point> points, double measuredBytesPerSecond
     public SensitivityCurve {
         points = List.copyOf(points);
         if (points.size() < 2) {
-            throw new IllegalArgumentException("curve must have at least 2 points: points=" + points.size());
+            throw new BadInputException("curve must have at least 2 points: points=" + points.size());
         }
         for (int i = 1; i < points.size(); i++) {
             if (points.get(i).bytesPerSecond() <= points.get(i - 1).bytesPerSecond()) {
-                throw new IllegalArgumentException("points must increase in bandwidth: bytesPerSecond="
+                throw new BadInputException("points must increase in bandwidth: bytesPerSecond="
                         + points.get(i).bytesPerSecond());
             }
         }
         positive("measuredBytesPerSecond", measuredBytesPerSecond);
         positive("measuredStepSeconds", measuredStepSeconds);
         if ((nominalBytesPerSecond == null) != (nominalStepSeconds == null)) {
-            throw new IllegalArgumentException("nominal point must have both coordinates: nominalBytesPerSecond="
+            throw new BadInputException("nominal point must have both coordinates: nominalBytesPerSecond="
                     + nominalBytesPerSecond + ", nominalStepSeconds=" + nominalStepSeconds);
         }
     }
@@ -47,7 +49,7 @@ public record SensitivityCurve(List<Point> points, double measuredBytesPerSecond
 
     private static void positive(String name, double value) {
         if (!(value > 0) || Double.isInfinite(value)) {
-            throw new IllegalArgumentException(name + " must be a positive finite number: " + name + "=" + value);
+            throw new BadInputException(name + " must be a positive finite number: " + name + "=" + value);
         }
     }
 }

@@ -8,6 +8,7 @@ import membound.model.OperationRow;
 import membound.model.Sensitivity;
 import membound.model.StepResult;
 import membound.model.roofline.CeilingLine;
+import membound.vocabulary.BadInputException;
 
 /**
  * The parts of one training prediction that a report shows, as {@code membound predict --format json}
@@ -28,13 +29,13 @@ public record TrainingRun(String workload, String workloadSource, long parameter
 
     public TrainingRun {
         if (machine == null || machine.isBlank()) {
-            throw new IllegalArgumentException("machine must be named: machine=" + machine);
+            throw new BadInputException("machine must be named: machine=" + machine);
         }
         if (measured == null || datasheet == null) {
-            throw new IllegalArgumentException("prediction must have both bases: machine=" + machine);
+            throw new BadInputException("prediction must have both bases: machine=" + machine);
         }
         if (!(measured.stepSeconds() > 0)) {
-            throw new IllegalArgumentException("stepSeconds must be positive: stepSeconds=" + measured.stepSeconds());
+            throw new BadInputException("stepSeconds must be positive: stepSeconds=" + measured.stepSeconds());
         }
         operations = operations == null ? List.of() : List.copyOf(operations);
         measuredCeilings = measuredCeilings == null ? List.of() : List.copyOf(measuredCeilings);

@@ -6,7 +6,6 @@ import java.util.List;
 import membound.benchmarks.training.TransformerShape;
 import membound.model.Estimator;
 import membound.model.machine.Machine;
-import membound.model.machine.Precision;
 import membound.model.roofline.Operation;
 import membound.model.training.Checkpointing;
 import membound.model.training.Optimizer;
@@ -17,6 +16,7 @@ import membound.model.workload.Mlp;
 import membound.model.workload.Normalization;
 import membound.model.workload.PositionEncoding;
 import membound.model.workload.Transformer;
+import membound.vocabulary.Precision;
 
 /**
  * The model's description of each reference workload, in the model's own types, so that a prediction and a

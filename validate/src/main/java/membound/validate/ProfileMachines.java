@@ -6,16 +6,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-import membound.vocabulary.BadInputException;
-import membound.vocabulary.units.Units;
 import membound.model.machine.Machine;
 import membound.model.machine.Machines;
 import membound.model.machine.Overrides;
-import membound.profile.DeviceKind;
 import membound.profile.Nominal;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
 import membound.profile.Provenance;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.units.Units;
 
 /**
  * The machine a validation predicts on, built from a calibrated profile twice: on its measured ceilings, and

@@ -10,9 +10,9 @@ import membound.benchmarks.suite.SuiteRequest;
 import membound.benchmarks.training.MlpBenchmark;
 import membound.benchmarks.training.TenantsBenchmark;
 import membound.benchmarks.training.TransformerShape;
-import membound.vocabulary.BadInputException;
 import membound.model.machine.Machine;
 import membound.model.roofline.Operation;
+import membound.vocabulary.BadInputException;
 
 /**
  * The four reference workloads of {@code membound validate}: what the suite runs for each (a benchmark of the
@@ -72,7 +72,7 @@ public enum ReferenceWorkload {
                 return workload;
             }
         }
-        throw new IllegalArgumentException("benchmark must be one of the reference workloads': benchmark=" + benchmarkName);
+        throw new BadInputException("benchmark must be one of the reference workloads': benchmark=" + benchmarkName);
     }
 
     /** Workloads by id, in the order given; close matches on a miss. */

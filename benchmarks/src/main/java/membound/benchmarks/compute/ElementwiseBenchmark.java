@@ -21,6 +21,7 @@ import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.team.ThreadTeam;
 import membound.benchmarks.training.Elementwise;
+import membound.vocabulary.RowOperation;
 
 /**
  * Elements per second of one {@link RowOperation} of a training step ({@link Elementwise}'s Vector API

@@ -21,6 +21,7 @@ import membound.benchmarks.compute.Matmul.View;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.team.ThreadTeam;
+import membound.vocabulary.ProductShape;
 
 /**
  * Attainable FLOP/s of the float products a training step runs ({@link Matmul}, the kernel of the reference

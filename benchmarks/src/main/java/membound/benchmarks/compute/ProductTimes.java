@@ -17,6 +17,8 @@ import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.SampleTimeResult;
 import org.openjdk.jmh.util.SampleBuffer;
 
+import membound.vocabulary.ProductShape;
+
 /**
  * Each shape's own pass times in {@link ProductBenchmark}, as JMH secondary results: one sample-time result
  * per shape, labelled {@code product.MxNxK:layout}, holding every pass of that shape (JMH merges the

@@ -9,9 +9,9 @@ import org.openjdk.jmh.results.RunResult;
 import membound.benchmarks.compute.FmaBenchmark;
 import membound.benchmarks.compute.GemmBenchmark;
 import membound.benchmarks.compute.ProductBenchmark;
-import membound.benchmarks.compute.ProductShape;
 import membound.benchmarks.compute.ProductTimes;
 import membound.benchmarks.sizing.Threads;
+import membound.vocabulary.ProductShape;
 
 /**
  * One compute-ceiling result: FMA peak, GEMM or a training product at one shape, its element type and team,

@@ -3,8 +3,8 @@ package membound.benchmarks.results;
 import org.openjdk.jmh.results.RunResult;
 
 import membound.benchmarks.compute.ElementwiseBenchmark;
-import membound.benchmarks.compute.RowOperation;
 import membound.benchmarks.sizing.Threads;
+import membound.vocabulary.RowOperation;
 
 /**
  * One {@link ElementwiseBenchmark} result: the operation, its row length and team, and elements per second

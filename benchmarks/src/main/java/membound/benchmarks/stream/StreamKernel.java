@@ -1,5 +1,8 @@
 package membound.benchmarks.stream;
 
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.BadInputException;
+
 /**
  * The kernel table: what each STREAM-style kernel reads and writes, declared once.
  *
@@ -17,21 +20,113 @@ package membound.benchmarks.stream;
  */
 public enum StreamKernel {
     /** {@code c = a} (STREAM). */
-    COPY("Copy", "a", "c", "", 0),
+    COPY("Copy", "a", "c", "", 0, AccessPattern.COPY, true) {
+        @Override
+        public double apply(DoubleKernels k, double[] a, double[] b, double[] c, int n) {
+            k.copy(a, c, n);
+            return Double.NaN;
+        }
+
+        @Override
+        public double apply(FloatKernels k, float[] a, float[] b, float[] c, int n) {
+            k.copy(a, c, n);
+            return Double.NaN;
+        }
+    },
     /** {@code b = s * c} (STREAM). */
-    SCALE("Scale", "c", "b", "", 1),
+    SCALE("Scale", "c", "b", "", 1, AccessPattern.COPY, false) {
+        @Override
+        public double apply(DoubleKernels k, double[] a, double[] b, double[] c, int n) {
+            k.scale(b, c, StreamValues.SCALAR, n);
+            return Double.NaN;
+        }
+
+        @Override
+        public double apply(FloatKernels k, float[] a, float[] b, float[] c, int n) {
+            k.scale(b, c, (float) StreamValues.SCALAR, n);
+            return Double.NaN;
+        }
+    },
     /** {@code c = a + b} (STREAM). */
-    ADD("Add", "ab", "c", "", 1),
+    ADD("Add", "ab", "c", "", 1, AccessPattern.TRIAD, false) {
+        @Override
+        public double apply(DoubleKernels k, double[] a, double[] b, double[] c, int n) {
+            k.add(a, b, c, n);
+            return Double.NaN;
+        }
+
+        @Override
+        public double apply(FloatKernels k, float[] a, float[] b, float[] c, int n) {
+            k.add(a, b, c, n);
+            return Double.NaN;
+        }
+    },
     /** {@code a = b + s * c} (STREAM). */
-    TRIAD("Triad", "bc", "a", "", 2),
-    /** {@code sum += a * b} (BabelStream). */
-    DOT("Dot", "ab", "", "", 2),
-    /** {@code a += b + s * c} (BabelStream). */
-    NSTREAM("Nstream", "bc", "", "a", 3),
+    TRIAD("Triad", "bc", "a", "", 2, AccessPattern.TRIAD, true) {
+        @Override
+        public double apply(DoubleKernels k, double[] a, double[] b, double[] c, int n) {
+            k.triad(a, b, c, StreamValues.SCALAR, n);
+            return Double.NaN;
+        }
+
+        @Override
+        public double apply(FloatKernels k, float[] a, float[] b, float[] c, int n) {
+            k.triad(a, b, c, (float) StreamValues.SCALAR, n);
+            return Double.NaN;
+        }
+    },
+    /** {@code sum += a * b} (BabelStream); the read kernel of tools without a read-only one. */
+    DOT("Dot", "ab", "", "", 2, AccessPattern.READ, false) {
+        @Override
+        public double apply(DoubleKernels k, double[] a, double[] b, double[] c, int n) {
+            return k.dot(a, b, n);
+        }
+
+        @Override
+        public double apply(FloatKernels k, float[] a, float[] b, float[] c, int n) {
+            return k.dot(a, b, n);
+        }
+    },
+    /** {@code a += b + s * c} (BabelStream); measures no pattern the model times. */
+    NSTREAM("Nstream", "bc", "", "a", 3, null, false) {
+        @Override
+        public double apply(DoubleKernels k, double[] a, double[] b, double[] c, int n) {
+            k.nstream(a, b, c, StreamValues.SCALAR, n);
+            return Double.NaN;
+        }
+
+        @Override
+        public double apply(FloatKernels k, float[] a, float[] b, float[] c, int n) {
+            k.nstream(a, b, c, (float) StreamValues.SCALAR, n);
+            return Double.NaN;
+        }
+    },
     /** {@code sum += a}: read-only. */
-    SUM("Sum", "a", "", "", 1),
+    SUM("Sum", "a", "", "", 1, AccessPattern.READ, true) {
+        @Override
+        public double apply(DoubleKernels k, double[] a, double[] b, double[] c, int n) {
+            return k.sum(a, n);
+        }
+
+        @Override
+        public double apply(FloatKernels k, float[] a, float[] b, float[] c, int n) {
+            return k.sum(a, n);
+        }
+    },
     /** {@code c = s}: write-only. */
-    FILL("Fill", "", "c", "", 0);
+    FILL("Fill", "", "c", "", 0, AccessPattern.WRITE, true) {
+        @Override
+        public double apply(DoubleKernels k, double[] a, double[] b, double[] c, int n) {
+            k.fill(c, StreamValues.FILL_VALUE, n);
+            return Double.NaN;
+        }
+
+        @Override
+        public double apply(FloatKernels k, float[] a, float[] b, float[] c, int n) {
+            k.fill(c, (float) StreamValues.FILL_VALUE, n);
+            return Double.NaN;
+        }
+    };
 
     private final String label;
     private final String reads;
@@ -41,8 +136,11 @@ public enum StreamKernel {
     private final int arraysWritten;
     private final int arraysUpdated;
     private final int flopsPerElement;
+    private final AccessPattern pattern;
+    private final boolean measuresPattern;
 
-    StreamKernel(String label, String reads, String writes, String updates, int flopsPerElement) {
+    StreamKernel(String label, String reads, String writes, String updates, int flopsPerElement,
+                 AccessPattern pattern, boolean measuresPattern) {
         this.label = label;
         this.reads = reads;
         this.writes = writes;
@@ -51,6 +149,33 @@ public enum StreamKernel {
         this.arraysWritten = writes.length();
         this.arraysUpdated = updates.length();
         this.flopsPerElement = flopsPerElement;
+        this.pattern = pattern;
+        this.measuresPattern = measuresPattern;
+    }
+
+    /** One pass over the first {@code n} elements of the double arrays the kernel touches; a reduction's result, else NaN. */
+    public abstract double apply(DoubleKernels kernels, double[] a, double[] b, double[] c, int n);
+
+    /** One pass over the first {@code n} elements of the float arrays the kernel touches; a reduction's result, else NaN. */
+    public abstract double apply(FloatKernels kernels, float[] a, float[] b, float[] c, int n);
+
+    /**
+     * The access pattern of a training step's operations this kernel's bandwidth stands for, if any: Copy and Scale
+     * move one stream in and one out (COPY), Add and Triad several in and one out (TRIAD), Sum and Dot only read
+     * (READ), Fill only writes (WRITE). Nstream updates in place while reading two more arrays, which no operation
+     * does: it has none.
+     */
+    public java.util.Optional<AccessPattern> pattern() {
+        return java.util.Optional.ofNullable(pattern);
+    }
+
+    /**
+     * Whether this kernel is the one that defines its pattern's ceiling (Copy, Triad, Sum, Fill), rather than one
+     * that stands in for it where the defining one was not measured (Scale, Add, Dot: a tool such as BabelStream
+     * has no read-only kernel, so its Dot is its read figure).
+     */
+    public boolean measuresPattern() {
+        return measuresPattern;
     }
 
     /** True if the kernel touches array {@code name} ('a', 'b' or 'c'). */
@@ -109,17 +234,39 @@ public enum StreamKernel {
     }
 
     /**
-     * Parses a kernel name as users type it: {@code Triad}, {@code triad} or {@code TRIAD}.
-     *
-     * @throws IllegalArgumentException naming the value and the known kernels
+     * Parses a kernel name as users type it: {@code Triad}, {@code triad} or {@code TRIAD}; the error lists the
+     * kernels as STREAM prints them.
      */
     public static StreamKernel of(String name) {
+        return find(name).orElseThrow(() -> new BadInputException("kernel must be one of "
+                + String.join(", ", java.util.Arrays.stream(values()).map(StreamKernel::label).toList())
+                + ": kernel=" + name));
+    }
+
+    /** The kernel with this name, in any case, if there is one. */
+    public static java.util.Optional<StreamKernel> find(String name) {
         for (StreamKernel kernel : values()) {
-            if (kernel.name().equalsIgnoreCase(name.trim())) {
-                return kernel;
+            if (name != null && kernel.name().equalsIgnoreCase(name.trim())) {
+                return java.util.Optional.of(kernel);
             }
         }
-        throw new IllegalArgumentException("kernel must be one of " + java.util.Arrays.toString(values())
-                + ": kernel=" + name);
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * The kernel another tool's output names, by the names those tools print: STREAM's and BabelStream's
+     * ({@code Copy}, {@code Mul}, {@code Dot}), likwid-bench's ({@code load}, {@code store}, {@code copy_avx}'s
+     * stem), membound's own; empty for one that is none of them.
+     */
+    public static java.util.Optional<StreamKernel> ofToolName(String name) {
+        if (name == null) {
+            return java.util.Optional.empty();
+        }
+        return switch (name.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "mul" -> java.util.Optional.of(SCALE);
+            case "load" -> java.util.Optional.of(SUM);
+            case "store" -> java.util.Optional.of(FILL);
+            default -> find(name);
+        };
     }
 }

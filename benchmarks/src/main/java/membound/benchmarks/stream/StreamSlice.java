@@ -87,20 +87,9 @@ public abstract sealed class StreamSlice permits StreamSlice.OfDouble, StreamSli
 
         @Override
         public double run(int reps) {
-            double s = StreamValues.SCALAR;
-            double fillValue = StreamValues.FILL_VALUE;
             double result = Double.NaN;
             for (int r = 0; r < reps; r++) {
-                switch (kernel) {
-                    case COPY -> kernels.copy(a, c, length);
-                    case SCALE -> kernels.scale(b, c, s, length);
-                    case ADD -> kernels.add(a, b, c, length);
-                    case TRIAD -> kernels.triad(a, b, c, s, length);
-                    case NSTREAM -> kernels.nstream(a, b, c, s, length);
-                    case FILL -> kernels.fill(c, fillValue, length);
-                    case DOT -> result = kernels.dot(a, b, length);
-                    case SUM -> result = kernels.sum(a, length);
-                }
+                result = kernel.apply(kernels, a, b, c, length);
             }
             return result;
         }
@@ -156,20 +145,9 @@ public abstract sealed class StreamSlice permits StreamSlice.OfDouble, StreamSli
 
         @Override
         public double run(int reps) {
-            float s = (float) StreamValues.SCALAR;
-            float fillValue = (float) StreamValues.FILL_VALUE;
             double result = Double.NaN;
             for (int r = 0; r < reps; r++) {
-                switch (kernel) {
-                    case COPY -> kernels.copy(a, c, length);
-                    case SCALE -> kernels.scale(b, c, s, length);
-                    case ADD -> kernels.add(a, b, c, length);
-                    case TRIAD -> kernels.triad(a, b, c, s, length);
-                    case NSTREAM -> kernels.nstream(a, b, c, s, length);
-                    case FILL -> kernels.fill(c, fillValue, length);
-                    case DOT -> result = kernels.dot(a, b, length);
-                    case SUM -> result = kernels.sum(a, length);
-                }
+                result = kernel.apply(kernels, a, b, c, length);
             }
             return result;
         }

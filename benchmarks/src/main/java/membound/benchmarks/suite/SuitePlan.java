@@ -23,26 +23,26 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 import membound.benchmarks.compute.ElementwiseBenchmark;
 import membound.benchmarks.compute.ProductBenchmark;
-import membound.benchmarks.compute.ProductShape;
 import membound.benchmarks.compute.ProductTimes;
-import membound.benchmarks.compute.RowOperation;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.placement.CpuSetProfiler;
 import membound.benchmarks.placement.Placement;
 import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.sizing.WorkingSet;
-import membound.benchmarks.stream.StreamBenchmark;
 import membound.benchmarks.stream.LineAlignment;
+import membound.benchmarks.stream.StreamBenchmark;
 import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.training.MlpBenchmark;
 import membound.benchmarks.training.MlpTraining;
 import membound.benchmarks.training.OptimizerStep;
 import membound.benchmarks.training.TransformerShape;
 import membound.benchmarks.training.TransformerTraining;
-import membound.vocabulary.BadInputException;
-import membound.vocabulary.files.ResultNames;
 import membound.hardware.host.Host;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.ProductShape;
+import membound.vocabulary.RowOperation;
+import membound.vocabulary.files.ResultNames;
 import membound.vocabulary.units.Units;
 
 /**

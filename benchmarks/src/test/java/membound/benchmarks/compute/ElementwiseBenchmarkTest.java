@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import membound.vocabulary.RowOperation;
+
 /** Every elementwise operation runs, passes its own check, and counts the elements the model counts. */
 class ElementwiseBenchmarkTest {
 

@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import membound.vocabulary.ProductShape;
+
 /** The training products at awkward shapes in every layout: computed right, checked, and a wrong C caught. */
 class ProductBenchmarkTest {
 

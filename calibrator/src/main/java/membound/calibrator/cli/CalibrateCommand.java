@@ -10,11 +10,15 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import membound.calibrator.run.CalibrationFailedException;
 import membound.calibrator.run.CalibrationMode;
 import membound.calibrator.run.Calibrator;
-import membound.vocabulary.units.Units;
 import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
@@ -24,11 +28,7 @@ import membound.profile.LevelCeiling;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
 import membound.profile.Quality;
-import picocli.CommandLine.ArgGroup;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import membound.vocabulary.units.Units;
 
 /** {@code membound calibrate}: measure this machine and write a profile. */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
@@ -143,7 +143,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         // level, kernel, type -> placement -> its largest team's entry
         java.util.Map<String, java.util.Map<String, BandwidthEntry>> byKey = new java.util.LinkedHashMap<>();
         for (BandwidthEntry entry : cpu.bandwidth()) {
-            String key = entry.level().jsonName() + " " + entry.kernel() + " " + entry.elementType();
+            String key = entry.level().label() + " " + entry.kernel() + " " + entry.elementType();
             String placement = entry.placement() == null ? "all" : entry.placement();
             byKey.computeIfAbsent(key, k -> new java.util.LinkedHashMap<>()).merge(placement, entry,
                     (a, b) -> b.threads() != null && (a.threads() == null || b.threads() > a.threads()) ? b : a);
@@ -175,11 +175,11 @@ public final class CalibrateCommand implements Callable<Integer> {
             var d = entry.streamBytesPerSecond();
             String ratio = profile.efficiency().bandwidth().stream()
                     .filter(r -> r.deviceId().equals(cpu.id()) && r.access() == ceiling.access()
-                            && ceiling.level() == membound.profile.MemoryLevel.DRAM)
+                            && ceiling.level() == membound.vocabulary.MemoryLevel.DRAM)
                     .map(Efficiency.BandwidthRatio::ratio).findFirst()
                     .map(r -> String.format(Locale.ROOT, "%.0f%%", 100 * r)).orElse("");
-            s.append(String.format(Locale.ROOT, "%-6s %-6s %14s %22s %6.1f%%  %s%n", ceiling.level().jsonName(),
-                    ceiling.access().jsonName(), Units.formatBandwidth(ceiling.bytesPerSecond()),
+            s.append(String.format(Locale.ROOT, "%-6s %-6s %14s %22s %6.1f%%  %s%n", ceiling.level().label(),
+                    ceiling.access().label(), Units.formatBandwidth(ceiling.bytesPerSecond()),
                     d.p5() == null ? "" : Units.formatBandwidth(d.p5()) + " - " + Units.formatBandwidth(d.p95()),
                     d.coefficientOfVariation() == null ? 0 : 100 * d.coefficientOfVariation(), ratio));
         }
@@ -194,7 +194,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         if (!cpu.latency().isEmpty()) {
             s.append("load latency (p50 ns per load):");
             for (LatencyEntry latency : cpu.latency()) {
-                s.append(String.format(Locale.ROOT, " %s %.1f", latency.level().jsonName(), latency.nanosPerLoad().p50()));
+                s.append(String.format(Locale.ROOT, " %s %.1f", latency.level().label(), latency.nanosPerLoad().p50()));
             }
             s.append('\n');
         }
@@ -206,7 +206,7 @@ public final class CalibrateCommand implements Callable<Integer> {
                     products.add(entry);
                     continue;
                 }
-                compute.add(entry.kind().jsonName() + " " + entry.precision().jsonName() + " " + entry.threads() + "t "
+                compute.add(entry.kind().label() + " " + entry.precision().label() + " " + entry.threads() + "t "
                         + Units.formatFlops(entry.flopsPerSecond().typical()));
             }
             s.append("compute (median): ").append(String.join(", ", compute)).append('\n');

@@ -10,19 +10,20 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
-import membound.calibrator.imports.ImportFormat;
-import membound.calibrator.imports.ImportedFigures;
-import membound.calibrator.imports.ProfileImport;
-import membound.calibrator.store.ProfileStore;
-import membound.vocabulary.BadInputException;
-import membound.profile.LinkKind;
-import membound.profile.ProfileJson;
-import membound.profile.Quality;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+
+import membound.calibrator.imports.ImportFormat;
+import membound.calibrator.imports.ImportedFigures;
+import membound.calibrator.imports.ProfileImport;
+import membound.calibrator.store.ProfileStore;
+import membound.profile.ProfileJson;
+import membound.profile.Quality;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.LinkKind;
 
 /**
  * {@code membound import --format TOOL FILE --into PROFILE}: a new profile with another tool's figures
@@ -130,7 +131,7 @@ public final class ImportCommand implements Callable<Integer> {
         LinkKind kind = null;
         if (linkKind != null) {
             try {
-                kind = LinkKind.of(linkKind);
+                kind = LinkKind.ofLabel(linkKind);
             } catch (BadInputException e) {
                 throw new BadInputException("--link-kind must be one of c2c, pcie, nvlink, network: --link-kind="
                         + linkKind);

@@ -9,9 +9,13 @@ import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 import membound.calibrator.compare.Figure;
-import membound.vocabulary.units.Units;
 import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
@@ -19,21 +23,17 @@ import membound.profile.Distribution;
 import membound.profile.Efficiency;
 import membound.profile.Host;
 import membound.profile.LatencyEntry;
-import membound.profile.OperationEntry;
 import membound.profile.LevelCeiling;
 import membound.profile.Link;
 import membound.profile.Nominal;
+import membound.profile.OperationEntry;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
 import membound.profile.Provenance;
 import membound.profile.Quality;
 import membound.profile.ScalingCurve;
 import membound.profile.TenantEntry;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
+import membound.vocabulary.units.Units;
 
 /** {@code membound show PROFILE}: a profile for people, or (with {@code --format json}) the profile itself. */
 @Command(name = "show", mixinStandardHelpOptions = true,
@@ -161,7 +161,7 @@ public final class ShowCommand implements Callable<Integer> {
                         .map(b -> spread(b.streamBytesPerSecond(), Figure.BYTES_PER_SECOND)).orElse("");
                 String efficiency = p.efficiency().bandwidth().stream()
                         .filter(e -> e.deviceId().equals(d.id()) && e.access() == c.access()
-                                && c.level() == membound.profile.MemoryLevel.DRAM)
+                                && c.level() == membound.vocabulary.MemoryLevel.DRAM)
                         .map(e -> String.format(Locale.ROOT, ", %.0f%% of nominal", e.ratio() * 100))
                         .findFirst().orElse("");
                 line(s, c == d.levels().get(0) ? "  ceilings" : "", String.format(Locale.ROOT, "%-4s %-6s %12s %s%s%s",

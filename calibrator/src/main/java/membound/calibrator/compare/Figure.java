@@ -2,9 +2,9 @@ package membound.calibrator.compare;
 
 import java.util.Locale;
 
-import membound.vocabulary.units.Units;
 import membound.profile.Distribution;
 import membound.profile.Provenance;
+import membound.vocabulary.units.Units;
 
 /**
  * One comparable number of a profile, with its measured spread where there is one.
@@ -55,7 +55,7 @@ public record Figure(String key, String unit, boolean higherIsBetter, double val
         if (p == null) {
             return "unknown";
         }
-        StringBuilder s = new StringBuilder(p.kind().jsonName()).append(": ").append(p.source());
+        StringBuilder s = new StringBuilder(p.kind().label()).append(": ").append(p.source());
         if (p.kernel() != null) {
             s.append(" (").append(p.kernel()).append(')');
         }

@@ -6,10 +6,10 @@ import java.util.List;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.LevelCeiling;
-import membound.profile.MemoryLevel;
 import membound.profile.Nominal;
-import membound.profile.Precision;
 import membound.profile.Profile;
+import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.Precision;
 
 /**
  * A profile's measured ceilings against its nominal (datasheet) figures: every DRAM ceiling against the

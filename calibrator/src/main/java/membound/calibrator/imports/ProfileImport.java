@@ -8,18 +8,18 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
-import membound.vocabulary.BadInputException;
 import membound.profile.BandwidthEntry;
 import membound.profile.Device;
-import membound.profile.DeviceKind;
 import membound.profile.Host;
 import membound.profile.LevelCeiling;
 import membound.profile.Link;
-import membound.profile.LinkKind;
-import membound.profile.MemoryLevel;
 import membound.profile.Profile;
 import membound.profile.Provenance;
 import membound.profile.Quality;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.LinkKind;
+import membound.vocabulary.MemoryLevel;
 
 /**
  * Puts what a tool printed into a profile, making a new profile; the input is never changed.

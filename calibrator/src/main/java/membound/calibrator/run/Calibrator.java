@@ -24,15 +24,15 @@ import membound.benchmarks.suite.SuitePlan;
 import membound.benchmarks.suite.SuiteRequest;
 import membound.benchmarks.suite.SuiteRunner;
 import membound.calibrator.store.ProfileStore;
-import membound.vocabulary.BadInputException;
 import membound.hardware.catalog.Catalog;
 import membound.hardware.catalog.PlatformSpec;
 import membound.hardware.host.CpuList;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
-import membound.vocabulary.units.Units;
 import membound.profile.Profile;
 import membound.profile.Provenance;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.units.Units;
 
 /**
  * A calibration: detect the host, run the mode's benchmarks through JMH's Runner API, build the profile, and
@@ -58,7 +58,7 @@ public final class Calibrator {
 
         public Request {
             if (mode == null || platform == null || nominalBandwidth == null || store == null || jvm == null) {
-                throw new IllegalArgumentException("mode, platform, nominalBandwidth, store and jvm must be given: "
+                throw new BadInputException("mode, platform, nominalBandwidth, store and jvm must be given: "
                         + "mode=" + mode + ", store=" + store);
             }
             if (tenants < 0) {

@@ -14,7 +14,6 @@ import org.openjdk.jmh.results.RunResult;
 import membound.benchmarks.latency.LatencyBenchmark;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.placement.Placement;
-import membound.benchmarks.compute.ProductShape;
 import membound.benchmarks.results.ComputeResult;
 import membound.benchmarks.results.ElementwiseResult;
 import membound.benchmarks.results.LatencyResult;
@@ -29,21 +28,22 @@ import membound.profile.Access;
 import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
-import membound.profile.DeviceKind;
 import membound.profile.Distribution;
 import membound.profile.Efficiency;
 import membound.profile.LatencyEntry;
 import membound.profile.LevelCeiling;
-import membound.profile.MemoryLevel;
 import membound.profile.Nominal;
 import membound.profile.OperationEntry;
-import membound.profile.Precision;
 import membound.profile.Profile;
 import membound.profile.Provenance;
 import membound.profile.Quality;
 import membound.profile.RunProvenance;
-import membound.profile.TenantEntry;
 import membound.profile.ScalingCurve;
+import membound.profile.TenantEntry;
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.Precision;
+import membound.vocabulary.ProductShape;
 
 /**
  * Turns a calibration's JMH results into a profile: every figure keeps its distribution and says which
@@ -226,12 +226,9 @@ final class ProfileBuilder {
 
     private ComputeEntry computeEntry(ComputeResult figure, Map<String, String> settings) {
         boolean gemm = figure.kind().equals("gemm");
-        ProductShape product = figure.shape();
-        ComputeEntry.Kind kind = product != null ? ComputeEntry.Kind.PRODUCT
+        ProductShape shape = figure.shape();
+        ComputeEntry.Kind kind = shape != null ? ComputeEntry.Kind.PRODUCT
                 : gemm ? ComputeEntry.Kind.GEMM : ComputeEntry.Kind.FMA_PEAK;
-        ComputeEntry.Shape shape = product == null ? null : new ComputeEntry.Shape(
-                product.batch() > 1 ? Long.valueOf(product.batch()) : null, product.m(), product.n(), product.k(),
-                ComputeEntry.Layout.of(product.layout().label()));
         String benchmark = switch (kind) {
             case PRODUCT -> "ProductBenchmark";
             case GEMM -> "GemmBenchmark";
@@ -370,15 +367,15 @@ final class ProfileBuilder {
         List<Nominal.Compute> computes = new ArrayList<>();
         platform.ifPresent(spec -> {
             for (DeviceSpec device : spec.devices()) {
-                String id = device.kind() == membound.hardware.catalog.DeviceKind.GPU ? GPU : CPU;
+                String id = device.kind() == membound.vocabulary.DeviceKind.GPU ? GPU : CPU;
                 if (devices.stream().noneMatch(d -> d.id().equals(id))) {
                     continue;
                 }
                 device.densePeakFlopsPerSecond().forEach((precision, figure) -> computes.add(Nominal.Compute.known(id,
-                        Precision.of(precision.name().toLowerCase(Locale.ROOT)), false, figure.value(),
+                        precision, false, figure.value(),
                         Provenance.datasheet(figure.source()))));
                 device.sparsePeakFlopsPerSecond().forEach((precision, figure) -> computes.add(Nominal.Compute.known(id,
-                        Precision.of(precision.name().toLowerCase(Locale.ROOT)), true, figure.value(),
+                        precision, true, figure.value(),
                         Provenance.datasheet(figure.source()))));
             }
         });

@@ -8,12 +8,12 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.RunResult;
 
-import membound.benchmarks.compute.ProductShape;
 import membound.benchmarks.results.ComputeResult;
 import membound.benchmarks.results.ElementwiseResult;
 import membound.benchmarks.results.LatencyResult;
 import membound.benchmarks.results.StreamResult;
 import membound.benchmarks.suite.ProgressOutput;
+import membound.vocabulary.ProductShape;
 import membound.vocabulary.units.Units;
 
 /**

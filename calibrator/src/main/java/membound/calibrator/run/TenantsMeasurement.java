@@ -22,11 +22,11 @@ import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
 import membound.benchmarks.suite.SuitePlan;
 import membound.benchmarks.tenant.StreamTenantMain;
-import membound.vocabulary.units.Units;
 import membound.profile.Distribution;
-import membound.profile.MemoryLevel;
 import membound.profile.Provenance;
 import membound.profile.TenantEntry;
+import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.units.Units;
 
 /**
  * How the memory bandwidth divides among tenants: for k = 1 ... K, k processes ({@link StreamTenantMain}),

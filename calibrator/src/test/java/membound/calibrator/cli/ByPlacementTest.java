@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Test;
 
 import membound.profile.BandwidthEntry;
 import membound.profile.Device;
-import membound.profile.DeviceKind;
 import membound.profile.Distribution;
-import membound.profile.MemoryLevel;
 import membound.profile.Provenance;
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.MemoryLevel;
 
 class ByPlacementTest {
 

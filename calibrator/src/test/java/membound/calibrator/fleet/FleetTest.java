@@ -13,14 +13,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import membound.calibrator.Fixtures;
-import membound.vocabulary.BadInputException;
 import membound.profile.Device;
 import membound.profile.Host;
 import membound.profile.LevelCeiling;
-import membound.profile.MemoryLevel;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
 import membound.profile.RunProvenance;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.MemoryLevel;
 
 class FleetTest {
 

@@ -25,8 +25,8 @@ import membound.profile.Access;
 import membound.profile.BandwidthEntry;
 import membound.profile.Distribution;
 import membound.profile.LevelCeiling;
-import membound.profile.MemoryLevel;
 import membound.profile.Provenance;
+import membound.vocabulary.MemoryLevel;
 
 /** What calibrate plans on a host with two core types (the GB10 fixture) and on one with one: no run needed. */
 class CalibrationPlanTest {

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 
 import membound.profile.ComputeEntry;
 import membound.profile.Distribution;
-import membound.profile.Precision;
 import membound.profile.Provenance;
 import membound.profile.Quality;
+import membound.vocabulary.Precision;
 
 class ComputeScalingTest {
 

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-import membound.vocabulary.BadInputException;
 import membound.hardware.host.Host;
 import membound.hardware.host.PlatformMatch;
+import membound.vocabulary.BadInputException;
 import membound.vocabulary.text.EditDistance;
 
 /**
@@ -32,12 +32,12 @@ public final class Catalog {
         Set<String> ids = new java.util.HashSet<>();
         for (PlatformSpec p : this.platforms) {
             if (!ids.add(p.id())) {
-                throw new IllegalArgumentException("catalog ids must be unique: id=" + p.id());
+                throw new BadInputException("catalog ids must be unique: id=" + p.id());
             }
             for (String name : names(p)) {
                 PlatformSpec previous = byName.putIfAbsent(normalize(name), p);
                 if (previous != null && previous != p) {
-                    throw new IllegalArgumentException("catalog names must be unique: name=" + name + " is used by "
+                    throw new BadInputException("catalog names must be unique: name=" + name + " is used by "
                             + previous.id() + " and " + p.id());
                 }
             }

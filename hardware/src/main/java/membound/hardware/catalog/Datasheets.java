@@ -9,6 +9,10 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.LinkKind;
+import membound.vocabulary.Precision;
+
 /**
  * Every entry of the built-in catalog, in one place (as JMH keeps its defaults in {@code Defaults}).
  *
@@ -106,7 +110,7 @@ final class Datasheets {
                 List.of(gpu, cpu),
                 List.of(new LinkSpec("cx7", LinkKind.NETWORK, "gpu", "network",
                                 bytesPerSecond(25 * G, SPARK + "; ConnectX-7 at 200 Gb/s = 25 GB/s each way")),
-                        new LinkSpec("c2c", LinkKind.NVLINK_C2C, "cpu", "gpu",
+                        new LinkSpec("c2c", LinkKind.C2C, "cpu", "gpu",
                                 bytesPerSecond(300 * G, GB10_HOT_CHIPS + "; 600 GB/s both directions together"))));
     }
 
@@ -127,7 +131,7 @@ final class Datasheets {
         return new PlatformSpec("gh200", "NVIDIA GH200 Grace Hopper Superchip (144 GB HBM3e)",
                 List.of("grace hopper", "gh200-hbm3e", "grace-hopper"),
                 List.of(gpu, cpu),
-                List.of(new LinkSpec("c2c", LinkKind.NVLINK_C2C, "cpu", "gpu",
+                List.of(new LinkSpec("c2c", LinkKind.C2C, "cpu", "gpu",
                         bytesPerSecond(450 * G, GH200 + "; NVLink-C2C 900 GB/s both directions together"))));
     }
 
@@ -246,7 +250,7 @@ final class Datasheets {
         return new PlatformSpec("grace-superchip", "NVIDIA Grace CPU Superchip",
                 List.of("grace", "grace cpu superchip", "grace-cpu"),
                 List.of(cpu),
-                List.of(new LinkSpec("c2c", LinkKind.NVLINK_C2C, "cpu", "cpu",
+                List.of(new LinkSpec("c2c", LinkKind.C2C, "cpu", "cpu",
                         bytesPerSecond(450 * G, GRACE + "; NVLink-C2C 900 GB/s both directions together, "
                                 + "unverified here"))));
     }

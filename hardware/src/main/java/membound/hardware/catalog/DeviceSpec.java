@@ -6,6 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.Precision;
+
 /**
  * One device of a platform as its datasheet describes it.
  *
@@ -28,7 +32,7 @@ public record DeviceSpec(String id, String name, DeviceKind kind, Figure memoryC
         id = PlatformSpec.requireText("id", id);
         name = PlatformSpec.requireText("name", name);
         if (kind == null) {
-            throw new IllegalArgumentException("kind must be given: kind=null, id=" + id);
+            throw new BadInputException("kind must be given: kind=null, id=" + id);
         }
         requireUnit("memoryCapacityBytes", memoryCapacityBytes, Figure.BYTES, id);
         requireUnit("memoryBandwidthBytesPerSecond", memoryBandwidthBytesPerSecond, Figure.BYTES_PER_SECOND, id);
@@ -37,7 +41,7 @@ public record DeviceSpec(String id, String name, DeviceKind kind, Figure memoryC
         for (Map.Entry<Precision, Figure> sparse : sparsePeakFlopsPerSecond.entrySet()) {
             Figure dense = densePeakFlopsPerSecond.get(sparse.getKey());
             if (dense != null && sparse.getValue().value() < dense.value()) {
-                throw new IllegalArgumentException("sparse peak must not be below the dense one: precision="
+                throw new BadInputException("sparse peak must not be below the dense one: precision="
                         + sparse.getKey() + ", sparse=" + sparse.getValue().value() + ", dense=" + dense.value()
                         + ", id=" + id);
             }
@@ -61,7 +65,7 @@ public record DeviceSpec(String id, String name, DeviceKind kind, Figure memoryC
 
     private static void requireUnit(String name, Figure figure, String unit, String id) {
         if (figure == null || !figure.unit().equals(unit)) {
-            throw new IllegalArgumentException(name + " must be a " + unit + " figure: " + name + "=" + figure
+            throw new BadInputException(name + " must be a " + unit + " figure: " + name + "=" + figure
                     + ", id=" + id);
         }
     }
@@ -72,7 +76,7 @@ public record DeviceSpec(String id, String name, DeviceKind kind, Figure memoryC
         copy.forEach((precision, figure) -> {
             String expected = precision == Precision.INT8 ? Figure.OPS : Figure.FLOPS;
             if (!figure.unit().equals(expected)) {
-                throw new IllegalArgumentException(name + " must hold " + expected + " figures: precision=" + precision
+                throw new BadInputException(name + " must hold " + expected + " figures: precision=" + precision
                         + ", unit=" + figure.unit() + ", id=" + id);
             }
         });

@@ -2,6 +2,7 @@ package membound.hardware.catalog;
 
 import java.util.Locale;
 
+import membound.vocabulary.BadInputException;
 import membound.vocabulary.units.Units;
 
 /**
@@ -21,14 +22,14 @@ public record Figure(double value, String unit, String source) {
 
     public Figure {
         if (!(value > 0) || Double.isInfinite(value)) {
-            throw new IllegalArgumentException("value must be positive and finite: value=" + value);
+            throw new BadInputException("value must be positive and finite: value=" + value);
         }
         if (unit == null || !(unit.equals(BYTES) || unit.equals(BYTES_PER_SECOND) || unit.equals(FLOPS)
                 || unit.equals(OPS))) {
-            throw new IllegalArgumentException("unit must be B, B/s, FLOP/s or OP/s: unit=" + unit);
+            throw new BadInputException("unit must be B, B/s, FLOP/s or OP/s: unit=" + unit);
         }
         if (source == null || source.isBlank()) {
-            throw new IllegalArgumentException("source must name where the figure came from: source=" + source);
+            throw new BadInputException("source must name where the figure came from: source=" + source);
         }
     }
 

@@ -1,5 +1,8 @@
 package membound.hardware.catalog;
 
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.LinkKind;
+
 /**
  * A link's nominal bandwidth in one direction. Datasheets often print the sum of both directions
  * ("900 GB/s bidirectional"); the figure here is half of that, and its source says so.
@@ -13,12 +16,12 @@ public record LinkSpec(String id, LinkKind kind, String from, String to, Figure 
     public LinkSpec {
         id = PlatformSpec.requireText("id", id);
         if (kind == null) {
-            throw new IllegalArgumentException("kind must be given: kind=null, id=" + id);
+            throw new BadInputException("kind must be given: kind=null, id=" + id);
         }
         from = PlatformSpec.requireText("from", from);
         to = PlatformSpec.requireText("to", to);
         if (bytesPerSecondPerDirection == null || !bytesPerSecondPerDirection.unit().equals(Figure.BYTES_PER_SECOND)) {
-            throw new IllegalArgumentException("bytesPerSecondPerDirection must be a B/s figure: bytesPerSecondPerDirection="
+            throw new BadInputException("bytesPerSecondPerDirection must be a B/s figure: bytesPerSecondPerDirection="
                     + bytesPerSecondPerDirection + ", id=" + id);
         }
     }

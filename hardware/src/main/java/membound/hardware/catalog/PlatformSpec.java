@@ -6,6 +6,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.LinkKind;
+
 /**
  * A machine or part from the datasheet catalog: its devices and the links between them.
  *
@@ -23,25 +27,25 @@ public record PlatformSpec(String id, String name, List<String> aliases, List<De
     public PlatformSpec {
         id = requireText("id", id);
         if (!ID.matcher(id).matches()) {
-            throw new IllegalArgumentException("id must be lower-case words joined by dashes: id=" + id);
+            throw new BadInputException("id must be lower-case words joined by dashes: id=" + id);
         }
         name = requireText("name", name);
         aliases = List.copyOf(aliases);
         devices = List.copyOf(devices);
         links = List.copyOf(links);
         if (devices.isEmpty()) {
-            throw new IllegalArgumentException("devices must not be empty: id=" + id);
+            throw new BadInputException("devices must not be empty: id=" + id);
         }
         Set<String> ids = new HashSet<>();
         for (DeviceSpec d : devices) {
             if (!ids.add(d.id())) {
-                throw new IllegalArgumentException("device ids must be unique: device=" + d.id() + ", id=" + id);
+                throw new BadInputException("device ids must be unique: device=" + d.id() + ", id=" + id);
             }
         }
         for (LinkSpec l : links) {
             for (String end : List.of(l.from(), l.to())) {
                 if (!EXTERNAL_ENDS.contains(end) && !ids.contains(end)) {
-                    throw new IllegalArgumentException("link ends must be devices of the platform, host or network: end="
+                    throw new BadInputException("link ends must be devices of the platform, host or network: end="
                             + end + ", link=" + l.id() + ", id=" + id);
                 }
             }
@@ -79,7 +83,7 @@ public record PlatformSpec(String id, String name, List<String> aliases, List<De
 
     static String requireText(String name, String value) {
         if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(name + " must not be blank: " + name + "=" + value);
+            throw new BadInputException(name + " must not be blank: " + name + "=" + value);
         }
         return value.trim();
     }

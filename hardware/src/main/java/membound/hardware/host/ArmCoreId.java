@@ -3,6 +3,8 @@ package membound.hardware.host;
 import java.util.Map;
 import java.util.Optional;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * An Arm core's identity from {@code /proc/cpuinfo}: {@code CPU implementer} and {@code CPU part}, the
  * fields of the MIDR register. Names follow the kernel's {@code arch/arm64/include/asm/cputype.h} and
@@ -66,10 +68,10 @@ public record ArmCoreId(int implementer, int part) {
 
     public ArmCoreId {
         if (implementer < 0 || implementer > 0xff) {
-            throw new IllegalArgumentException("implementer must be one byte: implementer=" + implementer);
+            throw new BadInputException("implementer must be one byte: implementer=" + implementer);
         }
         if (part < 0 || part > 0xfff) {
-            throw new IllegalArgumentException("part must be 12 bits: part=" + part);
+            throw new BadInputException("part must be 12 bits: part=" + part);
         }
     }
 

@@ -2,6 +2,7 @@ package membound.hardware.host;
 
 import java.util.List;
 
+import membound.vocabulary.BadInputException;
 import membound.vocabulary.units.Units;
 
 /**
@@ -15,21 +16,21 @@ public record Cache(int level, CacheType type, long sizeBytes, List<Integer> sha
 
     public Cache {
         if (level < 1) {
-            throw new IllegalArgumentException("level must be at least 1: level=" + level);
+            throw new BadInputException("level must be at least 1: level=" + level);
         }
         if (type == null) {
-            throw new IllegalArgumentException("type must be given: type=null");
+            throw new BadInputException("type must be given: type=null");
         }
         if (sizeBytes <= 0) {
-            throw new IllegalArgumentException("sizeBytes must be positive: sizeBytes=" + sizeBytes);
+            throw new BadInputException("sizeBytes must be positive: sizeBytes=" + sizeBytes);
         }
         sharedCpus = List.copyOf(sharedCpus);
         if (instances < 1 || sharedCpus.size() < instances || sharedCpus.size() % instances != 0) {
-            throw new IllegalArgumentException("instances must be at least 1 and divide the cpus evenly: instances="
+            throw new BadInputException("instances must be at least 1 and divide the cpus evenly: instances="
                     + instances + ", sharedCpus=" + sharedCpus);
         }
         if (source == null || source.isBlank()) {
-            throw new IllegalArgumentException("source must name where the size came from: source=" + source);
+            throw new BadInputException("source must name where the size came from: source=" + source);
         }
     }
 

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * Cores of one kind: a DGX Spark has two (Cortex-X925 and Cortex-A725), most x86 servers one.
  *
@@ -20,7 +22,7 @@ public record CoreType(String name, Optional<ArmCoreId> armId, List<Integer> cpu
         cpus = List.copyOf(cpus);
         caches = List.copyOf(caches);
         if (cpus.isEmpty()) {
-            throw new IllegalArgumentException("cpus must not be empty: cpus=" + cpus + ", name=" + name);
+            throw new BadInputException("cpus must not be empty: cpus=" + cpus + ", name=" + name);
         }
     }
 

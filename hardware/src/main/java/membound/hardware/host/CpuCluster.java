@@ -2,6 +2,8 @@ package membound.hardware.host;
 
 import java.util.List;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * Cpus that share a cache (usually an L3) and sit together in the topology.
  *
@@ -13,12 +15,12 @@ public record CpuCluster(int id, List<Integer> cpus, List<Cache> caches, String 
 
     public CpuCluster {
         if (id < 0) {
-            throw new IllegalArgumentException("id must not be negative: id=" + id);
+            throw new BadInputException("id must not be negative: id=" + id);
         }
         cpus = List.copyOf(cpus);
         caches = List.copyOf(caches);
         if (cpus.isEmpty()) {
-            throw new IllegalArgumentException("cpus must not be empty: cpus=" + cpus + ", id=" + id);
+            throw new BadInputException("cpus must not be empty: cpus=" + cpus + ", id=" + id);
         }
         basis = CpuInfo.requireText("basis", basis);
     }

@@ -3,6 +3,8 @@ package membound.hardware.host;
 import java.util.Set;
 import java.util.TreeSet;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * What {@code /proc/cpuinfo} says about the processor.
  *
@@ -37,7 +39,7 @@ public record CpuInfo(String vendor, String modelName, String architecture, Set<
 
     static String requireText(String name, String value) {
         if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(name + " must not be blank: " + name + "=" + value);
+            throw new BadInputException(name + " must not be blank: " + name + "=" + value);
         }
         return value.trim();
     }

@@ -3,6 +3,8 @@ package membound.hardware.host;
 import java.util.List;
 import java.util.TreeSet;
 
+import membound.vocabulary.BadInputException;
+
 /** The kernel's cpu list format, {@code 0-4,10-14}: parsing and printing. */
 public final class CpuList {
 
@@ -16,7 +18,7 @@ public final class CpuList {
         TreeSet<Integer> cpus = new TreeSet<>();
         String trimmed = text.trim();
         if (trimmed.isEmpty()) {
-            throw new IllegalArgumentException("cpu list must not be empty: list=\"" + text + "\"");
+            throw new BadInputException("cpu list must not be empty: list=\"" + text + "\"");
         }
         for (String part : trimmed.split(",")) {
             String[] range = part.trim().split("-", -1);
@@ -30,7 +32,7 @@ public final class CpuList {
                     cpus.add(cpu);
                 }
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("cpu list must read like 0-4,10: list=\"" + trimmed + "\"");
+                throw new BadInputException("cpu list must read like 0-4,10: list=\"" + trimmed + "\"");
             }
         }
         return List.copyOf(cpus);

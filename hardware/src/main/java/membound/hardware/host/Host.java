@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * The machine the suite runs on, as {@link HostDetector} found it. Every cache says where its size came
  * from; whatever could not be found is named in {@code warnings} rather than guessed.
@@ -27,24 +29,24 @@ public record Host(String hostname, CpuInfo cpu, int logicalCpus, List<CoreType>
     public Host {
         hostname = CpuInfo.requireText("hostname", hostname);
         if (cpu == null) {
-            throw new IllegalArgumentException("cpu must be given: cpu=null");
+            throw new BadInputException("cpu must be given: cpu=null");
         }
         if (logicalCpus < 1) {
-            throw new IllegalArgumentException("logicalCpus must be at least 1: logicalCpus=" + logicalCpus);
+            throw new BadInputException("logicalCpus must be at least 1: logicalCpus=" + logicalCpus);
         }
         coreTypes = List.copyOf(coreTypes);
         clusters = List.copyOf(clusters);
         caches = List.copyOf(caches);
         if (memoryBytes < 0) {
-            throw new IllegalArgumentException("memoryBytes must not be negative: memoryBytes=" + memoryBytes);
+            throw new BadInputException("memoryBytes must not be negative: memoryBytes=" + memoryBytes);
         }
         if (numaNodes < 1) {
-            throw new IllegalArgumentException("numaNodes must be at least 1: numaNodes=" + numaNodes);
+            throw new BadInputException("numaNodes must be at least 1: numaNodes=" + numaNodes);
         }
         os = CpuInfo.requireText("os", os);
         jdk = CpuInfo.requireText("jdk", jdk);
         if (vectorBitWidth < 64 || Integer.bitCount(vectorBitWidth) != 1) {
-            throw new IllegalArgumentException("vectorBitWidth must be a power of two of at least 64: vectorBitWidth="
+            throw new BadInputException("vectorBitWidth must be a power of two of at least 64: vectorBitWidth="
                     + vectorBitWidth);
         }
         transparentHugePages = CpuInfo.requireText("transparentHugePages", transparentHugePages);

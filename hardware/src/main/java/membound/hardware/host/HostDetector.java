@@ -281,7 +281,7 @@ public final class HostDetector {
 
         private static int parseHex(String text) {
             if (text == null) {
-                throw new IllegalArgumentException("missing");
+                throw new BadInputException("missing");
             }
             String t = text.trim().toLowerCase(Locale.ROOT);
             return Integer.parseInt(t.startsWith("0x") ? t.substring(2) : t, 16);

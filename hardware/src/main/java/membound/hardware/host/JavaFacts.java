@@ -3,6 +3,8 @@ package membound.hardware.host;
 import java.net.InetAddress;
 import java.util.Properties;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * What the JVM knows about the host; detection prefers the system files and uses these to fill gaps and
  * to cross-check (the JVM may see fewer cpus than the machine has, under a container or an affinity mask).
@@ -20,7 +22,7 @@ public record JavaFacts(String hostname, String osName, String osVersion, String
         javaVersion = orUnknown(javaVersion);
         javaVendor = orUnknown(javaVendor);
         if (availableProcessors < 0) {
-            throw new IllegalArgumentException("availableProcessors must not be negative: availableProcessors="
+            throw new BadInputException("availableProcessors must not be negative: availableProcessors="
                     + availableProcessors);
         }
     }

@@ -40,7 +40,7 @@ public final class SystemFiles {
 
     public SystemFiles(Path root, Optional<String> getconfText, JavaFacts java) {
         if (root == null) {
-            throw new IllegalArgumentException("root must be given: root=null");
+            throw new BadInputException("root must be given: root=null");
         }
         this.root = root;
         this.getconfText = getconfText == null ? Optional.empty() : getconfText;

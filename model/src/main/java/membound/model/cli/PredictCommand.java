@@ -11,8 +11,10 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
-import membound.vocabulary.BadInputException;
 import membound.model.Defaults;
 import membound.model.Estimator;
 import membound.model.Prediction;
@@ -23,7 +25,6 @@ import membound.model.decode.WeightFormat;
 import membound.model.machine.Machine;
 import membound.model.machine.Machines;
 import membound.model.machine.Overrides;
-import membound.model.machine.Precision;
 import membound.model.training.Checkpointing;
 import membound.model.training.FineTuning;
 import membound.model.training.LoraTarget;
@@ -38,9 +39,8 @@ import membound.model.workload.Presets;
 import membound.model.workload.Transformer;
 import membound.model.workload.Workload;
 import membound.profile.ProfileDirectory;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
 
 /**
  * {@code membound predict}: training (or, with {@code --decode}, inference) time of a workload on a
@@ -239,9 +239,9 @@ public final class PredictCommand implements Callable<Integer> {
                 throw new BadInputException("decode needs a transformer: --model PRESET|config.json, not --mlp");
             }
             DecodeSetup setup = new DecodeSetup(context, batch, prompt, WeightFormat.parse(weights),
-                    Precision.parse("kv-precision", kvPrecision),
-                    activationsPrecision != null ? Precision.parse("activations-precision", activationsPrecision)
-                            : precision != null ? Precision.parse("precision", precision) : Defaults.ACTIVATION_PRECISION,
+                    Precision.parseTraining("kv-precision", kvPrecision),
+                    activationsPrecision != null ? Precision.parseTraining("activations-precision", activationsPrecision)
+                            : precision != null ? Precision.parseTraining("precision", precision) : Defaults.ACTIVATION_PRECISION,
                     tenants);
             List<Result<DecodePrediction>> results = new ArrayList<>();
             for (String name : machineNames) {
@@ -348,19 +348,19 @@ public final class PredictCommand implements Callable<Integer> {
                 .microBatchSize(microBatch)
                 .gradientAccumulation(gradientAccumulation);
         if (precision != null) {
-            b.precision(Precision.parse("precision", precision));
+            b.precision(Precision.parseTraining("precision", precision));
         }
         if (weightsPrecision != null) {
-            b.weightPrecision(Precision.parse("weights-precision", weightsPrecision));
+            b.weightPrecision(Precision.parseTraining("weights-precision", weightsPrecision));
         }
         if (activationsPrecision != null) {
-            b.activationPrecision(Precision.parse("activations-precision", activationsPrecision));
+            b.activationPrecision(Precision.parseTraining("activations-precision", activationsPrecision));
         }
         if (gradientsPrecision != null) {
-            b.gradientPrecision(Precision.parse("gradients-precision", gradientsPrecision));
+            b.gradientPrecision(Precision.parseTraining("gradients-precision", gradientsPrecision));
         }
         if (optimizerPrecision != null) {
-            b.optimizerStatePrecision(Precision.parse("optimizer-precision", optimizerPrecision));
+            b.optimizerStatePrecision(Precision.parseTraining("optimizer-precision", optimizerPrecision));
         }
         b.masterWeights(masterWeights)
                 .optimizer(Optimizer.parse(optimizer))

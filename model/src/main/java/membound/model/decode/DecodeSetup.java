@@ -1,8 +1,8 @@
 package membound.model.decode;
 
-import membound.vocabulary.BadInputException;
 import membound.model.Defaults;
-import membound.model.machine.Precision;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
 
 /**
  * Inference: {@code batch} sequences, each with {@code contextTokens} tokens in its KV cache when

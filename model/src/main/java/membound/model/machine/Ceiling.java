@@ -2,6 +2,8 @@ package membound.model.machine;
 
 import java.util.Locale;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * One ceiling (a bandwidth in bytes per second or a rate in FLOP per second) as the datasheet gives
  * it and as it was measured, each with the text that says where it came from. Either may be absent
@@ -13,7 +15,7 @@ public record Ceiling(double datasheet, String datasheetSource, double measured,
         check("datasheet", datasheet, datasheetSource);
         check("measured", measured, measuredSource);
         if (Double.isNaN(datasheet) && Double.isNaN(measured)) {
-            throw new IllegalArgumentException("a ceiling needs a datasheet or a measured figure");
+            throw new BadInputException("a ceiling needs a datasheet or a measured figure");
         }
     }
 
@@ -66,16 +68,16 @@ public record Ceiling(double datasheet, String datasheetSource, double measured,
     private static void check(String what, double value, String source) {
         if (Double.isNaN(value)) {
             if (source != null) {
-                throw new IllegalArgumentException(what + " source given without a value: " + source);
+                throw new BadInputException(what + " source given without a value: " + source);
             }
             return;
         }
         if (!(value > 0) || Double.isInfinite(value)) {
-            throw new IllegalArgumentException(what + " must be positive and finite: " + what + "="
+            throw new BadInputException(what + " must be positive and finite: " + what + "="
                     + String.format(Locale.ROOT, "%g", value));
         }
         if (source == null || source.isBlank()) {
-            throw new IllegalArgumentException(what + " figure needs a source: " + what + "=" + value);
+            throw new BadInputException(what + " figure needs a source: " + what + "=" + value);
         }
     }
 }

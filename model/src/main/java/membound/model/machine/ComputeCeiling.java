@@ -2,6 +2,9 @@ package membound.model.machine;
 
 import java.util.List;
 
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
+
 /**
  * What a device computes per second in one precision: the datasheet's dense peak (the denominator
  * of MFU), the rate a large GEMM really attains (the roofline's compute ceiling for matrix
@@ -21,7 +24,7 @@ public record ComputeCeiling(Precision precision, Ceiling peakDense, Ceiling att
 
     public ComputeCeiling {
         if (precision == null || peakDense == null || attainableGemm == null) {
-            throw new IllegalArgumentException("compute ceiling needs a precision, a dense peak and an attainable GEMM rate");
+            throw new BadInputException("compute ceiling needs a precision, a dense peak and an attainable GEMM rate");
         }
         products = products == null ? List.of() : List.copyOf(products);
         operations = operations == null ? List.of() : List.copyOf(operations);

@@ -6,6 +6,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.Precision;
+
 /**
  * The model's view of one device: its memory (capacity, tiers with bandwidth per access pattern,
  * whether CPU and GPU share it) and its compute (ceilings per precision, and the non-tensor vector
@@ -16,27 +20,19 @@ import java.util.Map;
  * @param tiers memory tiers ordered from the smallest (fastest) to the main memory, which is last
  * @param vectorFlopsPerSecond FP32 rate outside the matrix units; elementwise operations run at it
  */
-public record Device(String id, String name, Kind kind, long capacityBytes, String capacitySource,
+public record Device(String id, String name, DeviceKind kind, long capacityBytes, String capacitySource,
                      boolean unifiedMemory, List<MemoryTier> tiers, Map<Precision, ComputeCeiling> compute,
                      Ceiling vectorFlopsPerSecond) {
 
-    public enum Kind {
-        GPU, CPU;
-
-        public String label() {
-            return name().toLowerCase(Locale.ROOT);
-        }
-    }
-
     public Device {
         if (id == null || id.isBlank() || kind == null) {
-            throw new IllegalArgumentException("device needs an id and a kind");
+            throw new BadInputException("device needs an id and a kind");
         }
         if (capacityBytes <= 0) {
-            throw new IllegalArgumentException("capacityBytes must be positive: capacityBytes=" + capacityBytes);
+            throw new BadInputException("capacityBytes must be positive: capacityBytes=" + capacityBytes);
         }
         if (tiers == null || tiers.isEmpty()) {
-            throw new IllegalArgumentException("device " + id + " needs at least its main memory tier");
+            throw new BadInputException("device " + id + " needs at least its main memory tier");
         }
         if (compute == null) {
             compute = Map.of();
@@ -66,7 +62,7 @@ public record Device(String id, String name, Kind kind, long capacityBytes, Stri
             }
         }
         // Nothing as wide or wider: use the widest the device has (a CPU profile with FP32 only has FP32).
-        for (Precision p : Precision.values()) {
+        for (Precision p : Precision.TRAINING) {
             if (compute.containsKey(p)) {
                 return compute.get(p);
             }

@@ -2,6 +2,8 @@ package membound.model.machine;
 
 import java.util.Locale;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * A connection a device sends data over: to its host (PCIe, NVLink-C2C), to peer devices in the
  * same box (NVLink), or to other machines (Ethernet/InfiniBand). The bandwidth is per direction,
@@ -24,10 +26,10 @@ public record Link(String id, String name, Kind kind, Ceiling bandwidth, double 
 
     public Link {
         if (id == null || id.isBlank() || kind == null || bandwidth == null) {
-            throw new IllegalArgumentException("link needs an id, a kind and a bandwidth");
+            throw new BadInputException("link needs an id, a kind and a bandwidth");
         }
         if (!(latencySeconds >= 0) || Double.isInfinite(latencySeconds)) {
-            throw new IllegalArgumentException("latencySeconds must be zero or positive: latencySeconds=" + latencySeconds);
+            throw new BadInputException("latencySeconds must be zero or positive: latencySeconds=" + latencySeconds);
         }
         if (name == null) {
             name = id;

@@ -5,6 +5,9 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
 import membound.vocabulary.units.Units;
 
 /**
@@ -19,7 +22,7 @@ public record Machine(String id, String name, String source, Device device, Devi
 
     public Machine {
         if (id == null || id.isBlank() || device == null) {
-            throw new IllegalArgumentException("machine needs an id and a device");
+            throw new BadInputException("machine needs an id and a device");
         }
         if (!device.hasCompute()) {
             throw new membound.vocabulary.BadInputException(id + " has no compute ceiling for its " + device.name()

@@ -9,9 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-import membound.vocabulary.BadInputException;
 import membound.hardware.catalog.Catalog;
-import membound.hardware.catalog.DeviceKind;
 import membound.hardware.catalog.DeviceSpec;
 import membound.hardware.catalog.Figure;
 import membound.hardware.catalog.LinkSpec;
@@ -20,7 +18,6 @@ import membound.model.Defaults;
 import membound.profile.Access;
 import membound.profile.ComputeEntry;
 import membound.profile.LevelCeiling;
-import membound.profile.MemoryLevel;
 import membound.profile.Nominal;
 import membound.profile.OperationEntry;
 import membound.profile.Profile;
@@ -28,6 +25,13 @@ import membound.profile.ProfileJson;
 import membound.profile.Provenance;
 import membound.profile.Quality;
 import membound.profile.TenantEntry;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.Precision;
+import membound.vocabulary.ProductShape;
+import membound.vocabulary.RowOperation;
 
 /**
  * Builds the model's {@link Machine} from the two places figures come from: a datasheet entry of
@@ -72,7 +76,7 @@ public final class Machines {
         }
         List<Link> links = new ArrayList<>();
         for (LinkSpec l : spec.links()) {
-            links.add(new Link(l.id(), l.id() + " (" + l.kind().name().toLowerCase(Locale.ROOT).replace('_', '-') + ")",
+            links.add(new Link(l.id(), l.id() + " (" + l.kind().longName() + ")",
                     linkKind(l), Ceiling.datasheet(l.bytesPerSecondPerDirection().value(), l.bytesPerSecondPerDirection().source()),
                     0, "no latency figure in the catalog: taken as 0"));
         }
@@ -109,10 +113,9 @@ public final class Machines {
             bandwidth.put(pattern, c);
         }
         Map<Precision, ComputeCeiling> compute = new EnumMap<>(Precision.class);
-        for (Precision p : Precision.values()) {
-            membound.hardware.catalog.Precision cp = membound.hardware.catalog.Precision.valueOf(p.name());
-            Optional<Figure> dense = d.densePeak(cp);
-            Optional<Figure> sparse = d.sparsePeak(cp);
+        for (Precision p : Precision.TRAINING) {
+            Optional<Figure> dense = d.densePeak(p);
+            Optional<Figure> sparse = d.sparsePeak(p);
             Double derived = known == null ? null : known.derivedPeakFlopsPerSecond().get(p);
             Double measured = known == null || !gpu ? null : known.gemmFlopsPerSecond().get(p);
             Ceiling peak = null;
@@ -140,10 +143,10 @@ public final class Machines {
             compute.put(p, new ComputeCeiling(p, peak, attainable, sparseCeiling));
         }
         applyPeakOverrides(compute, peakOverrides);
-        Ceiling vector = d.densePeak(membound.hardware.catalog.Precision.FP32)
+        Ceiling vector = d.densePeak(Precision.FP32)
                 .map(f -> Ceiling.datasheet(f.value(), f.source() + "; FP32 outside the tensor cores")).orElse(null);
         MemoryTier main = new MemoryTier("main memory", capacity, bandwidth);
-        return new Device(spec.id() + "/" + d.id(), d.name(), gpu ? Device.Kind.GPU : Device.Kind.CPU, capacity,
+        return new Device(spec.id() + "/" + d.id(), d.name(), gpu ? DeviceKind.GPU : DeviceKind.CPU, capacity,
                 capacitySource, d.unifiedMemory(), List.of(main), compute, vector);
     }
 
@@ -152,7 +155,7 @@ public final class Machines {
             case NVLINK -> Link.Kind.PEER;
             case NETWORK -> Link.Kind.NETWORK;
             case PCIE -> Link.Kind.HOST;
-            case NVLINK_C2C -> l.from().equals(l.to()) ? Link.Kind.PEER : Link.Kind.HOST;
+            case C2C -> l.from().equals(l.to()) ? Link.Kind.PEER : Link.Kind.HOST;
         };
     }
 
@@ -172,7 +175,7 @@ public final class Machines {
         String platformId = profile.nominal().platformId();
         PlatformSpec spec = platformId == null ? null : Catalog.builtIn().find(platformId).orElse(null);
         // The third-party figures the model knows for a platform are its accelerator's: a CPU never gets them.
-        ThirdPartyFigures.Known known = platformId == null || trainer.kind() == membound.profile.DeviceKind.CPU ? null
+        ThirdPartyFigures.Known known = platformId == null || trainer.kind() == DeviceKind.CPU ? null
                 : ThirdPartyFigures.of(platformId);
         String id = "profile:" + Path.of(origin).getFileName();
         List<String> names = List.of(id, String.valueOf(Path.of(origin).getFileName()), "profile",
@@ -180,9 +183,9 @@ public final class Machines {
         List<String> notes = new ArrayList<>();
         Device device = profileDevice(profile, trainer, origin, known, overrides.peakFlops(names), notes);
         Device host = null;
-        if (trainer.kind() != membound.profile.DeviceKind.CPU) {
+        if (trainer.kind() != DeviceKind.CPU) {
             for (membound.profile.Device d : profile.devices()) {
-                if (d.kind() == membound.profile.DeviceKind.CPU) {
+                if (d.kind() == DeviceKind.CPU) {
                     host = profileDevice(profile, d, origin, null, Map.of(), new ArrayList<>());
                     break;
                 }
@@ -238,12 +241,12 @@ public final class Machines {
                             + deviceId + ", file=" + origin));
         }
         for (membound.profile.Device d : profile.devices()) {
-            if (d.kind() != membound.profile.DeviceKind.CPU && (!d.compute().isEmpty() || !d.levels().isEmpty())) {
+            if (d.kind() != DeviceKind.CPU && (!d.compute().isEmpty() || !d.levels().isEmpty())) {
                 return d;
             }
         }
         for (membound.profile.Device d : profile.devices()) {
-            if (d.kind() == membound.profile.DeviceKind.CPU) {
+            if (d.kind() == DeviceKind.CPU) {
                 return d;
             }
         }
@@ -368,14 +371,13 @@ public final class Machines {
         }
         Map<Precision, ComputeCeiling> compute = new EnumMap<>(Precision.class);
         Ceiling vector = null;
-        for (Precision p : Precision.values()) {
-            membound.profile.Precision pp = membound.profile.Precision.valueOf(p.name());
-            Optional<ComputeEntry> gemm = d.computeCeiling(pp, ComputeEntry.Kind.GEMM);
-            Optional<ComputeEntry> fma = d.computeCeiling(pp, ComputeEntry.Kind.FMA_PEAK);
-            Optional<Nominal.Compute> dense = profile.nominal().computeOf(d.id(), pp);
+        for (Precision p : Precision.TRAINING) {
+            Optional<ComputeEntry> gemm = d.computeCeiling(p, ComputeEntry.Kind.GEMM);
+            Optional<ComputeEntry> fma = d.computeCeiling(p, ComputeEntry.Kind.FMA_PEAK);
+            Optional<Nominal.Compute> dense = profile.nominal().computeOf(d.id(), p);
             Optional<Nominal.Compute> sparse = profile.nominal().compute().stream()
                     .filter(c -> c.state() == Nominal.State.KNOWN && c.sparse() && c.deviceId().equals(d.id())
-                            && c.precision() == pp).findFirst();
+                            && c.precision() == p).findFirst();
             Double derived = known == null ? null : known.derivedPeakFlopsPerSecond().get(p);
             Ceiling peak = null;
             if (dense.isPresent()) {
@@ -409,10 +411,9 @@ public final class Machines {
             }
             List<ProductCeiling> products = new ArrayList<>();
             for (ComputeEntry entry : d.compute()) {
-                if (entry.kind() == ComputeEntry.Kind.PRODUCT && entry.precision() == pp) {
-                    ComputeEntry.Shape shape = entry.shape();
-                    products.add(new ProductCeiling(new ProductShape(shape.products(), shape.m(), shape.n(), shape.k(),
-                            ProductShape.Layout.valueOf(shape.layout().name())), entry.flopsPerSecond().typical(),
+                if (entry.kind() == ComputeEntry.Kind.PRODUCT && entry.precision() == p) {
+                    ProductShape shape = entry.shape();
+                    products.add(new ProductCeiling(shape, entry.flopsPerSecond().typical(),
                             describe(entry.provenance()) + " product " + shape + " (compute entry " + entry.id()
                                     + ", profile " + origin + ")"));
                 }
@@ -421,7 +422,7 @@ public final class Machines {
             List<OperationRate> operations = new ArrayList<>();
             if (p == Precision.FP32) {
                 for (OperationEntry entry : d.operations()) {
-                    RowOperation operation = RowOperation.ofLabel(entry.operation());
+                    RowOperation operation = RowOperation.find(entry.operation()).orElse(null);
                     if (operation == null) {
                         notes.add("profile " + origin + ": operation " + entry.operation() + " (entry " + entry.id()
                                 + ") is not one the model times; ignored");
@@ -440,7 +441,7 @@ public final class Machines {
             }
         }
         applyPeakOverrides(compute, peakOverrides);
-        Device.Kind kind = d.kind() == membound.profile.DeviceKind.CPU ? Device.Kind.CPU : Device.Kind.GPU;
+        DeviceKind kind = d.kind() == DeviceKind.CPU ? DeviceKind.CPU : DeviceKind.GPU;
         return new Device(d.id(), d.name(), kind, capacity, capacitySource, !d.unifiedMemoryWith().isEmpty(), tiers,
                 compute, vector);
     }

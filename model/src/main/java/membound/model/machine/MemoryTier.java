@@ -4,6 +4,9 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.BadInputException;
+
 /**
  * One level of a device's memory (L2, last-level cache, DRAM/HBM) with its capacity and a
  * bandwidth ceiling per access pattern. An operation whose working set fits a tier runs at that
@@ -13,13 +16,13 @@ public record MemoryTier(String name, long capacityBytes, Map<AccessPattern, Cei
 
     public MemoryTier {
         if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("memory tier needs a name");
+            throw new BadInputException("memory tier needs a name");
         }
         if (capacityBytes <= 0) {
-            throw new IllegalArgumentException("capacityBytes must be positive: capacityBytes=" + capacityBytes);
+            throw new BadInputException("capacityBytes must be positive: capacityBytes=" + capacityBytes);
         }
         if (bandwidth == null || bandwidth.isEmpty()) {
-            throw new IllegalArgumentException("memory tier " + name + " needs at least one bandwidth ceiling");
+            throw new BadInputException("memory tier " + name + " needs at least one bandwidth ceiling");
         }
         Map<AccessPattern, Ceiling> copy = new EnumMap<>(AccessPattern.class);
         copy.putAll(bandwidth);

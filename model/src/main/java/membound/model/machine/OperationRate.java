@@ -2,6 +2,9 @@ package membound.model.machine;
 
 import java.util.List;
 
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.RowOperation;
+
 /**
  * A measured rate of an elementwise operation ({@link RowOperation}) on rows of {@code rowLength} elements:
  * a compute ceiling in elements per second, measured with the data in cache.
@@ -11,7 +14,7 @@ public record OperationRate(RowOperation operation, double rowLength, double ele
     public OperationRate {
         if (operation == null || !(rowLength >= 1) || !(elementsPerSecond > 0) || Double.isInfinite(elementsPerSecond)
                 || source == null) {
-            throw new IllegalArgumentException("an operation rate needs an operation, a row length >= 1, a positive "
+            throw new BadInputException("an operation rate needs an operation, a row length >= 1, a positive "
                     + "rate and a source: operation=" + operation + ", rowLength=" + rowLength + ", elementsPerSecond="
                     + elementsPerSecond);
         }

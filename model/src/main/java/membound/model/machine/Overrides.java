@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
 import membound.vocabulary.units.Units;
 
 /**
@@ -40,7 +41,7 @@ public record Overrides(List<Entry> entries) {
             if (parts.length != 2) {
                 throw new BadInputException("peak-flops must be PRECISION=RATE such as bf16=92T: peak-flops=" + text);
             }
-            entries.add(new Entry(machineAndValue[0], Precision.parse("peak-flops precision", parts[0]),
+            entries.add(new Entry(machineAndValue[0], Precision.parseTraining("peak-flops precision", parts[0]),
                     Units.parseFlops("peak-flops", parts[1]), "--peak-flops " + text));
         }
         return new Overrides(entries);

@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * Per-tenant bandwidth measured with 1, 2, ... K independent streams running at once
  * ({@code calibrate --tenants K}). The model divides a device's bandwidth among tenants with it;
@@ -14,16 +16,16 @@ public record TenantsCurve(SortedMap<Integer, Double> perTenantBytesPerSecond, S
 
     public TenantsCurve {
         if (perTenantBytesPerSecond == null || !perTenantBytesPerSecond.containsKey(1)) {
-            throw new IllegalArgumentException("tenants curve needs the single-tenant bandwidth (tenants=1)");
+            throw new BadInputException("tenants curve needs the single-tenant bandwidth (tenants=1)");
         }
         for (Map.Entry<Integer, Double> point : perTenantBytesPerSecond.entrySet()) {
             if (point.getKey() < 1 || !(point.getValue() > 0) || point.getValue().isInfinite()) {
-                throw new IllegalArgumentException("tenants curve point must have tenants >= 1 and a positive bandwidth: "
+                throw new BadInputException("tenants curve point must have tenants >= 1 and a positive bandwidth: "
                         + point.getKey() + "=" + point.getValue());
             }
         }
         if (source == null || source.isBlank()) {
-            throw new IllegalArgumentException("tenants curve needs a source");
+            throw new BadInputException("tenants curve needs a source");
         }
         perTenantBytesPerSecond = Collections.unmodifiableSortedMap(new TreeMap<>(perTenantBytesPerSecond));
     }

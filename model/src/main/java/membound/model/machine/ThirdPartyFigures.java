@@ -3,6 +3,8 @@ package membound.model.machine;
 import java.util.EnumMap;
 import java.util.Map;
 
+import membound.vocabulary.Precision;
+
 /**
  * Published measurements of catalog platforms that are not datasheet figures, kept by the model
  * (the catalog keeps datasheets): the "measured" basis of a catalog entry. Each carries its

@@ -11,6 +11,7 @@ import membound.model.training.StepPlan;
 import membound.model.training.TrainingSetup;
 import membound.model.workload.Mlp;
 import membound.model.workload.Transformer;
+import membound.vocabulary.DeviceKind;
 
 /** What one device holds while training or decoding, by category. */
 public final class MemoryModel {
@@ -56,7 +57,7 @@ public final class MemoryModel {
         }
 
         double activations = activations(plan, setup, e);
-        double workspace = machine.device().kind() == Device.Kind.GPU ? Defaults.GPU_RUNTIME_RESERVE_BYTES : 0;
+        double workspace = machine.device().kind() == DeviceKind.GPU ? Defaults.GPU_RUNTIME_RESERVE_BYTES : 0;
         return new MemoryFootprint(weights, gradients, states, activations, 0, workspace,
                 machine.device().capacityBytes(), machine.device().capacitySource(), host, List.of());
     }
@@ -100,7 +101,7 @@ public final class MemoryModel {
         double kv = kvCacheBytes(tf, batch, context, kvBytesPerElement);
         double activations = batch * ((double) tf.vocabularySize() * Defaults.FP32_BYTES
                 + (4.0 * tf.hiddenSize() + 3.0 * tf.intermediateSize() * tf.experts().expertsPerToken()) * activationBytes);
-        double workspace = machine.device().kind() == Device.Kind.GPU ? Defaults.GPU_RUNTIME_RESERVE_BYTES : 0;
+        double workspace = machine.device().kind() == DeviceKind.GPU ? Defaults.GPU_RUNTIME_RESERVE_BYTES : 0;
         return new MemoryFootprint(weights, 0, 0, activations, kv, workspace, machine.device().capacityBytes(),
                 machine.device().capacitySource(), 0, List.of());
     }

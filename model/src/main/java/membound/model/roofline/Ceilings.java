@@ -1,11 +1,10 @@
 package membound.model.roofline;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
-import membound.vocabulary.BadInputException;
 import membound.model.Defaults;
-import membound.model.machine.AccessPattern;
 import membound.model.machine.Basis;
 import membound.model.machine.Ceiling;
 import membound.model.machine.ComputeCeiling;
@@ -14,9 +13,10 @@ import membound.model.machine.Link;
 import membound.model.machine.Machine;
 import membound.model.machine.MemoryTier;
 import membound.model.machine.OperationRate;
-import membound.model.machine.Precision;
 import membound.model.machine.ProductCeiling;
-import membound.model.machine.ProductShape;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
 
 /**
  * A machine's ceilings resolved for one basis (measured or datasheet) and one tenancy, flattened
@@ -34,7 +34,7 @@ public final class Ceilings {
     private final double[] peakFlopsPerSecond = new double[PRECISIONS];
     private final boolean[] hasSparse = new boolean[PRECISIONS];
     /** Per precision, the measured product ceilings a shaped GEMM is timed at (empty: the square rate). */
-    private final List<List<ProductCeiling>> products = new ArrayList<>(PRECISIONS);
+    private final List<List<ProductCeiling>> products = new ArrayList<>(Collections.nCopies(PRECISIONS, List.of()));
     /** The measured elementwise operation rates (FP32) a tagged operation is timed at (empty: its FLOPs). */
     private final List<OperationRate> operations;
     private final double computeShare;
@@ -55,9 +55,9 @@ public final class Ceilings {
         this.basis = basis;
         this.bandwidthScale = bandwidthScale;
         this.computeShare = computeShare;
-        for (Precision p : Precision.values()) {
+        for (Precision p : Precision.TRAINING) {
             ComputeCeiling ceiling = device.computeFor(p);
-            products.add(ceiling.usesProducts(basis) ? ceiling.products() : List.of());
+            products.set(p.ordinal(), ceiling.usesProducts(basis) ? ceiling.products() : List.of());
             double gemm = ceiling.attainableGemm().value(basis) * computeShare;
             gemmFlopsPerSecond[p.ordinal()] = gemm;
             peakFlopsPerSecond[p.ordinal()] = ceiling.peakDense().value(basis);
@@ -175,11 +175,11 @@ public final class Ceilings {
             return op.count() * op.flops() / flopsPerSecond(op.kernel(), op.precision(), op.placement());
         }
         double volume = 0;
-        for (ProductShape shape : op.shapes()) {
+        for (OperationShape shape : op.shapes()) {
             volume += shape.volume();
         }
         double seconds = 0;
-        for (ProductShape shape : op.shapes()) {
+        for (OperationShape shape : op.shapes()) {
             ProductCeiling nearest = ProductCeiling.nearest(measured, shape);
             seconds += op.flops() * (shape.volume() / volume) / (nearest.flopsPerSecond() * computeShare);
         }

@@ -2,10 +2,10 @@ package membound.model.roofline;
 
 import java.util.List;
 
-import membound.model.machine.AccessPattern;
-import membound.model.machine.Precision;
-import membound.model.machine.ProductShape;
-import membound.model.machine.RowOperation;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
+import membound.vocabulary.RowOperation;
 
 /**
  * One operation of a step, repeated {@code count} times per step (per layer, per micro-batch, ...).
@@ -28,7 +28,7 @@ import membound.model.machine.RowOperation;
 public record Operation(String name, OperationClass operationClass, Kernel kernel, Precision precision,
                         Placement placement, double count, double flops, double modelFlops, double bytesRead,
                         double bytesWritten, AccessPattern accessPattern, double linkBytes, double linkMessages,
-                        boolean overlapsBackward, List<ProductShape> shapes, RowWork rowWork) {
+                        boolean overlapsBackward, List<OperationShape> shapes, RowWork rowWork) {
 
     /**
      * The elements an elementwise operation of kind {@code operation} processes per repetition, on rows of
@@ -38,7 +38,7 @@ public record Operation(String name, OperationClass operationClass, Kernel kerne
 
         public RowWork {
             if (operation == null || !(elements >= 0) || Double.isInfinite(elements) || !(rowLength >= 1)) {
-                throw new IllegalArgumentException("row work needs an operation, elements >= 0 and a row length >= 1: "
+                throw new BadInputException("row work needs an operation, elements >= 0 and a row length >= 1: "
                         + "operation=" + operation + ", elements=" + elements + ", rowLength=" + rowLength);
             }
         }
@@ -47,7 +47,7 @@ public record Operation(String name, OperationClass operationClass, Kernel kerne
     public Operation(String name, OperationClass operationClass, Kernel kernel, Precision precision,
                      Placement placement, double count, double flops, double modelFlops, double bytesRead,
                      double bytesWritten, AccessPattern accessPattern, double linkBytes, double linkMessages,
-                     boolean overlapsBackward, List<ProductShape> shapes) {
+                     boolean overlapsBackward, List<OperationShape> shapes) {
         this(name, operationClass, kernel, precision, placement, count, flops, modelFlops, bytesRead, bytesWritten,
                 accessPattern, linkBytes, linkMessages, overlapsBackward, shapes, null);
     }
@@ -62,11 +62,11 @@ public record Operation(String name, OperationClass operationClass, Kernel kerne
 
     public Operation {
         if (name == null || operationClass == null || kernel == null || placement == null) {
-            throw new IllegalArgumentException("operation needs a name, class, kernel and placement");
+            throw new BadInputException("operation needs a name, class, kernel and placement");
         }
         if (!(count >= 0) || !(flops >= 0) || !(modelFlops >= 0) || !(bytesRead >= 0) || !(bytesWritten >= 0)
                 || !(linkBytes >= 0) || !(linkMessages >= 0)) {
-            throw new IllegalArgumentException("operation " + name + " must have finite non-negative sizes");
+            throw new BadInputException("operation " + name + " must have finite non-negative sizes");
         }
         if (accessPattern == null) {
             accessPattern = AccessPattern.COPY;

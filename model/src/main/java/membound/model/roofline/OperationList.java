@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-import membound.model.machine.AccessPattern;
-import membound.model.machine.Precision;
-import membound.model.machine.ProductShape;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.Precision;
+import membound.vocabulary.ProductShape;
 
 /**
  * Builds a step's operations. The factory methods say how each kind of operation counts its FLOPs
@@ -50,7 +50,7 @@ public final class OperationList {
                 rows * inner * activationBytes + weightBytesRead,
                 rows * columns * activationBytes + weightBytesWritten,
                 AccessPattern.READ, 0, 0, false,
-                List.of(new ProductShape(rows, columns, inner, ProductShape.Layout.NN)));
+                List.of(new OperationShape(rows, columns, inner, ProductShape.Layout.NN)));
     }
 
     /**
@@ -59,19 +59,19 @@ public final class OperationList {
      * shares it in proportion).
      */
     public static Operation gemmBytes(String name, OperationClass cls, Precision precision, double count, double flops,
-                                      double bytesRead, double bytesWritten, ProductShape... shapes) {
+                                      double bytesRead, double bytesWritten, OperationShape... shapes) {
         return new Operation(name, cls, Kernel.GEMM, precision, Placement.DEVICE, count, flops, flops, bytesRead,
                 bytesWritten, AccessPattern.READ, 0, 0, false, List.of(shapes));
     }
 
     /** The input gradient {@code dX = dY·Wᵀ} of a {@code rows × inner} by {@code inner × columns} layer. */
-    public static ProductShape inputGradient(double rows, double inner, double columns) {
-        return new ProductShape(rows, inner, columns, ProductShape.Layout.NT);
+    public static OperationShape inputGradient(double rows, double inner, double columns) {
+        return new OperationShape(rows, inner, columns, ProductShape.Layout.NT);
     }
 
     /** The weight gradient {@code dW = Xᵀ·dY} of a {@code rows × inner} by {@code inner × columns} layer. */
-    public static ProductShape weightGradient(double rows, double inner, double columns) {
-        return new ProductShape(inner, columns, rows, ProductShape.Layout.TN);
+    public static OperationShape weightGradient(double rows, double inner, double columns) {
+        return new OperationShape(inner, columns, rows, ProductShape.Layout.TN);
     }
 
     public static Operation elementwise(String name, OperationClass cls, AccessPattern pattern, double count,

@@ -3,8 +3,8 @@ package membound.model.training;
 import java.util.Locale;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
 import membound.vocabulary.text.Names;
-import membound.model.machine.Precision;
 
 /**
  * The optimizer: how many bytes of state it keeps per trainable parameter, how many bytes its

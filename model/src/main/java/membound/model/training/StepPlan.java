@@ -2,9 +2,9 @@ package membound.model.training;
 
 import java.util.List;
 
-import membound.model.machine.Precision;
 import membound.model.roofline.Operation;
 import membound.model.workload.Workload;
+import membound.vocabulary.Precision;
 
 /**
  * A training step as operations, with what the memory model and the report need to know about

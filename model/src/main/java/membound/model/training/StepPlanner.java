@@ -4,12 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import membound.vocabulary.BadInputException;
-import membound.model.machine.AccessPattern;
 import membound.model.machine.ComputeCeiling;
 import membound.model.machine.Link;
 import membound.model.machine.Machine;
-import membound.model.machine.Precision;
 import membound.model.roofline.Kernel;
 import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;
@@ -18,6 +15,9 @@ import membound.model.roofline.Placement;
 import membound.model.workload.Mlp;
 import membound.model.workload.Transformer;
 import membound.model.workload.Workload;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
 
 /**
  * Turns a workload and a training setup into one device's operations for one optimizer step:

@@ -1,8 +1,8 @@
 package membound.model.training;
 
-import membound.vocabulary.BadInputException;
 import membound.model.Defaults;
-import membound.model.machine.Precision;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
 
 /**
  * Every knob of a training run. Sizes are per device and per micro-batch as frameworks take them:

@@ -1,19 +1,20 @@
 package membound.model.training;
 
 import membound.model.Defaults;
-import membound.model.machine.AccessPattern;
-import membound.model.machine.Precision;
-import membound.model.machine.ProductShape;
-import membound.model.machine.RowOperation;
 import membound.model.roofline.Kernel;
 import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;
 import membound.model.roofline.OperationList;
+import membound.model.roofline.OperationShape;
 import membound.model.roofline.Placement;
 import membound.model.workload.Activation;
 import membound.model.workload.Normalization;
 import membound.model.workload.PositionEncoding;
 import membound.model.workload.Transformer;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.Precision;
+import membound.vocabulary.ProductShape;
+import membound.vocabulary.RowOperation;
 
 /**
  * The operations of a transformer's forward pass and, when training, of its backward pass and of
@@ -250,9 +251,9 @@ public final class TransformerPass {
         // A batch of one product per (sequence, head): scores S = Q·Kᵀ (queries × keys over d), O = P·V (queries
         // × d over keys); the backward runs dP = dO·Vᵀ and dV = Pᵀ·dO, then dQ = dS·K and dK = dSᵀ·Q.
         double pairs = batch * heads;
-        ProductShape scoresShape = new ProductShape(pairs, queries, keys, d, ProductShape.Layout.NT);
-        ProductShape valuesShape = new ProductShape(pairs, queries, d, keys, ProductShape.Layout.NN);
-        ProductShape transposedShape = new ProductShape(pairs, keys, d, queries, ProductShape.Layout.TN);
+        OperationShape scoresShape = new OperationShape(pairs, queries, keys, d, ProductShape.Layout.NT);
+        OperationShape valuesShape = new OperationShape(pairs, queries, d, keys, ProductShape.Layout.NN);
+        OperationShape transposedShape = new OperationShape(pairs, keys, d, queries, ProductShape.Layout.TN);
         Operation qk = OperationList.gemmBytes(name + " scores (QK^T)", OperationClass.FORWARD, s.compute(), count,
                 gemmFlops, qBytes + kBytes, scores * e, scoresShape);
         Operation softmax = OperationList.elementwise(name + " softmax", OperationClass.FORWARD, AccessPattern.COPY,

@@ -6,12 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-import membound.vocabulary.BadInputException;
 import membound.model.TestMachines;
 import membound.model.machine.Machine;
-import membound.model.machine.Precision;
 import membound.model.workload.Presets;
 import membound.model.workload.Transformer;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
 
 class DecodeTest {
 

@@ -11,7 +11,10 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import membound.vocabulary.AccessPattern;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.Precision;
 
 class MachinesTest {
 
@@ -79,11 +82,11 @@ class MachinesTest {
     @Test
     void shouldTrainOnTheProfilesGpuWithItsCpuAsHost() {
         Machine m = Machines.profile(EXAMPLE_PROFILE, null, Overrides.NONE);
-        assertEquals(Device.Kind.GPU, m.device().kind());
+        assertEquals(DeviceKind.GPU, m.device().kind());
         assertEquals(232e9, m.device().mainMemory().ceiling(AccessPattern.READ).value(Basis.MEASURED));
         assertEquals(273e9, m.device().mainMemory().ceiling(AccessPattern.READ).value(Basis.DATASHEET));
         assertEquals(92.3e12, m.device().compute().get(Precision.BF16).attainableGemm().value(Basis.MEASURED));
-        assertEquals(Device.Kind.CPU, m.host().kind());
+        assertEquals(DeviceKind.CPU, m.host().kind());
         assertEquals(22.5e9, m.link(Link.Kind.NETWORK).bandwidth().value(Basis.MEASURED), "the imported spark-pair link");
     }
 
@@ -118,7 +121,7 @@ class MachinesTest {
         membound.profile.Device cpu = example.device("cpu").orElseThrow();
         List<membound.profile.LevelCeiling> levels = new java.util.ArrayList<>(cpu.levels());
         membound.profile.LevelCeiling triad = levels.get(levels.size() - 1);
-        levels.add(new membound.profile.LevelCeiling(membound.profile.MemoryLevel.DRAM, membound.profile.Access.WRITE,
+        levels.add(new membound.profile.LevelCeiling(membound.vocabulary.MemoryLevel.DRAM, membound.profile.Access.WRITE,
                 81e9, triad.statistic(), null, triad.provenance()));
         Machine withFill = Machines.fromProfile(example.withDevice(cpu.withLevels(levels)), "example", "cpu",
                 Overrides.NONE);
@@ -132,7 +135,7 @@ class MachinesTest {
         membound.profile.Device cpu = example.device("cpu").orElseThrow();
         // As on a VM whose CPUID reports a socket's L3: the "L3" working set ran from DRAM (112 GB/s triad there).
         List<membound.profile.LevelCeiling> levels = cpu.levels().stream()
-                .map(l -> l.level() == membound.profile.MemoryLevel.L3 ? new membound.profile.LevelCeiling(l.level(),
+                .map(l -> l.level() == membound.vocabulary.MemoryLevel.L3 ? new membound.profile.LevelCeiling(l.level(),
                         l.access(), 118e9, l.statistic(), l.bandwidthId(), l.provenance()) : l)
                 .toList();
         Machine machine = Machines.fromProfile(example.withDevice(cpu.withLevels(levels)), "example", "cpu",
@@ -143,7 +146,7 @@ class MachinesTest {
 
         // 10% faster than DRAM is still within what noise makes of the same memory; 25% faster is a cache.
         List<membound.profile.LevelCeiling> faster = cpu.levels().stream()
-                .map(l -> l.level() == membound.profile.MemoryLevel.L3 ? new membound.profile.LevelCeiling(l.level(),
+                .map(l -> l.level() == membound.vocabulary.MemoryLevel.L3 ? new membound.profile.LevelCeiling(l.level(),
                         l.access(), 140e9, l.statistic(), l.bandwidthId(), l.provenance()) : l)
                 .toList();
         Machine kept = Machines.fromProfile(example.withDevice(cpu.withLevels(faster)), "example", "cpu",

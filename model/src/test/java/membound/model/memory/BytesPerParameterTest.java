@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 
 import membound.model.TestMachines;
 import membound.model.machine.Machine;
-import membound.model.machine.Precision;
 import membound.model.roofline.Operation;
 import membound.model.training.Optimizer;
 import membound.model.training.StepPlan;
@@ -16,6 +15,7 @@ import membound.model.training.StepPlanner;
 import membound.model.training.TrainingSetup;
 import membound.model.workload.Activation;
 import membound.model.workload.Mlp;
+import membound.vocabulary.Precision;
 
 /** Bytes per parameter of weights, gradients and optimizer states, as ZeRO (Rajbhandari et al. 2020) counts them. */
 class BytesPerParameterTest {

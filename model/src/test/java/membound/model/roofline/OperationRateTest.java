@@ -11,14 +11,14 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import membound.model.TestMachines;
-import membound.model.machine.AccessPattern;
 import membound.model.machine.Basis;
 import membound.model.machine.Ceiling;
 import membound.model.machine.ComputeCeiling;
 import membound.model.machine.Machine;
 import membound.model.machine.OperationRate;
-import membound.model.machine.Precision;
-import membound.model.machine.RowOperation;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.Precision;
+import membound.vocabulary.RowOperation;
 
 /**
  * Elementwise operations of a measured kind, timed at the measured rate where it is slower than their bytes
@@ -32,7 +32,7 @@ class OperationRateTest {
     static Machine machine(boolean datasheetGemm) {
         Machine base = TestMachines.machine(Map.of(AccessPattern.COPY, 1e12, AccessPattern.READ, 1e12), 200e9, false);
         Map<Precision, ComputeCeiling> compute = new EnumMap<>(Precision.class);
-        for (Precision p : Precision.values()) {
+        for (Precision p : Precision.TRAINING) {
             Ceiling gemm = datasheetGemm ? new Ceiling(200e9, "test datasheet gemm", 200e9, "test gemm")
                     : Ceiling.measured(200e9, "test gemm");
             compute.put(p, new ComputeCeiling(p, gemm, gemm, null, List.of(), List.of(SOFTMAX_1024, SOFTMAX_64)));

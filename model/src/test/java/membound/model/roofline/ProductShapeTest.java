@@ -12,16 +12,16 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import membound.model.TestMachines;
-import membound.model.machine.AccessPattern;
 import membound.model.machine.Basis;
 import membound.model.machine.Ceiling;
 import membound.model.machine.ComputeCeiling;
 import membound.model.machine.Device;
 import membound.model.machine.Machine;
-import membound.model.machine.Precision;
 import membound.model.machine.ProductCeiling;
-import membound.model.machine.ProductShape;
-import membound.model.machine.ProductShape.Layout;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.Precision;
+import membound.vocabulary.ProductShape.Layout;
+import membound.vocabulary.ProductShape;
 
 /**
  * GEMMs with shapes on a device that measured its products at some: each is timed at the nearest measured shape
@@ -34,7 +34,7 @@ class ProductShapeTest {
     static final ProductCeiling NARROW_TN = product(256, 1024, 1024, Layout.TN, 100e9);
     static final ProductCeiling HEAD_NT = product(256, 256, 64, Layout.NT, 150e9);
 
-    static ProductCeiling product(double m, double n, double k, Layout layout, double rate) {
+    static ProductCeiling product(int m, int n, int k, Layout layout, double rate) {
         return new ProductCeiling(new ProductShape(m, n, k, layout), rate, "test product " + m + "x" + n + "x" + k);
     }
 
@@ -42,7 +42,7 @@ class ProductShapeTest {
     static Machine measuredMachine(boolean datasheetGemm) {
         Machine base = TestMachines.machine(Map.of(AccessPattern.READ, 1e12), 200e9, false);
         Map<Precision, ComputeCeiling> compute = new EnumMap<>(Precision.class);
-        for (Precision p : Precision.values()) {
+        for (Precision p : Precision.TRAINING) {
             Ceiling gemm = datasheetGemm ? new Ceiling(200e9, "test datasheet gemm", 200e9, "test gemm")
                     : Ceiling.measured(200e9, "test gemm");
             compute.put(p, new ComputeCeiling(p, gemm, gemm, null, List.of(SQUARE_NN, NARROW_TN, HEAD_NT), List.of()));
@@ -55,19 +55,19 @@ class ProductShapeTest {
     void shouldPreferTheNearestShapeOfTheSameLayoutInLogSpace() {
         List<ProductCeiling> all = List.of(SQUARE_NN, NARROW_TN, HEAD_NT);
         // A 256 x 768 x 1024 weight gradient: 256 x 1024 x 1024 tn is ln(4/3) away; the square nn is not its layout.
-        assertSame(NARROW_TN, ProductCeiling.nearest(all, new ProductShape(256, 768, 1024, Layout.TN)));
+        assertSame(NARROW_TN, ProductCeiling.nearest(all, new OperationShape(256, 768, 1024, Layout.TN)));
         // A 1024 x 256 x 256 forward product: the only nn shape.
-        assertSame(SQUARE_NN, ProductCeiling.nearest(all, new ProductShape(1024, 256, 256, Layout.NN)));
+        assertSame(SQUARE_NN, ProductCeiling.nearest(all, new OperationShape(1024, 256, 256, Layout.NN)));
         // An nt product finds the only nt shape, however far; with no nt shape measured, the nearest of any layout.
-        assertSame(HEAD_NT, ProductCeiling.nearest(all, new ProductShape(1024, 1024, 1024, Layout.NT)));
+        assertSame(HEAD_NT, ProductCeiling.nearest(all, new OperationShape(1024, 1024, 1024, Layout.NT)));
         assertSame(SQUARE_NN, ProductCeiling.nearest(List.of(SQUARE_NN, NARROW_TN),
-                new ProductShape(1024, 512, 1024, Layout.NT)));
-        assertNull(ProductCeiling.nearest(List.of(), new ProductShape(1, 1, 1, Layout.NN)));
+                new OperationShape(1024, 512, 1024, Layout.NT)));
+        assertNull(ProductCeiling.nearest(List.of(), new OperationShape(1, 1, 1, Layout.NN)));
         // A batch of 16 head products is nearer a measured batch of 8 than one product of the same shape.
         ProductCeiling batched = product(256, 256, 64, Layout.NT, 120e9);
         ProductCeiling eight = new ProductCeiling(new ProductShape(8, 256, 256, 64, Layout.NT), 170e9, "test batch");
-        assertSame(eight, ProductCeiling.nearest(List.of(batched, eight), new ProductShape(16, 256, 256, 64, Layout.NT)));
-        assertEquals(Math.log(2), eight.shape().distance(new ProductShape(16, 256, 256, 64, Layout.NT)), 1e-15);
+        assertSame(eight, ProductCeiling.nearest(List.of(batched, eight), new OperationShape(16, 256, 256, 64, Layout.NT)));
+        assertEquals(Math.log(2), new OperationShape(16, 256, 256, 64, Layout.NT).distance(eight.shape()), 1e-15);
     }
 
     @Test
@@ -86,8 +86,8 @@ class ProductShapeTest {
     void shouldSplitTheFlopsOfTwoProductsByTheirVolume() {
         Ceilings ceilings = Ceilings.of(measuredMachine(false), Basis.MEASURED, 1, null);
         // One 256x256x64 nt product and one 256x1024x1024 tn product: 4,194,304 and 268,435,456 m·n·k.
-        ProductShape head = new ProductShape(256, 256, 64, Layout.NT);
-        ProductShape narrow = new ProductShape(256, 1024, 1024, Layout.TN);
+        OperationShape head = new OperationShape(256, 256, 64, Layout.NT);
+        OperationShape narrow = new OperationShape(256, 1024, 1024, Layout.TN);
         double flops = 2 * (head.volume() + narrow.volume());
         Operation both = OperationList.gemmBytes("both", OperationClass.BACKWARD, Precision.FP32, 1, flops, 0, 0,
                 head, narrow);
@@ -120,8 +120,8 @@ class ProductShapeTest {
 
     @Test
     void shouldRejectAShapeWithoutSizeOrLayout() {
-        assertThrows(IllegalArgumentException.class, () -> new ProductShape(0, 1, 1, Layout.NN));
-        assertThrows(IllegalArgumentException.class, () -> new ProductShape(1, Double.NaN, 1, Layout.NN));
-        assertThrows(IllegalArgumentException.class, () -> new ProductShape(1, 1, 1, null));
+        assertThrows(IllegalArgumentException.class, () -> new OperationShape(0, 1, 1, Layout.NN));
+        assertThrows(IllegalArgumentException.class, () -> new OperationShape(1, Double.NaN, 1, Layout.NN));
+        assertThrows(IllegalArgumentException.class, () -> new OperationShape(1, 1, 1, null));
     }
 }

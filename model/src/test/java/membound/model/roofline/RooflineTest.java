@@ -9,13 +9,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import membound.model.TestMachines;
-import membound.model.machine.AccessPattern;
 import membound.model.machine.Basis;
 import membound.model.machine.Ceiling;
 import membound.model.machine.Device;
 import membound.model.machine.Machine;
 import membound.model.machine.MemoryTier;
-import membound.model.machine.Precision;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.Precision;
 
 /** Rooflines worked out by hand: 100 TFLOP/s GEMMs, 10 TFLOP/s vector, read 2 TB/s, copy 1 TB/s, triad 0.8 TB/s. */
 class RooflineTest {

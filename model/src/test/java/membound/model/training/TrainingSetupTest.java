@@ -9,7 +9,6 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import membound.vocabulary.BadInputException;
 import membound.model.Estimator;
 import membound.model.Prediction;
 import membound.model.StepResult;
@@ -18,11 +17,12 @@ import membound.model.machine.Basis;
 import membound.model.machine.Machine;
 import membound.model.machine.Machines;
 import membound.model.machine.Overrides;
-import membound.model.machine.Precision;
 import membound.model.memory.MemoryFootprint;
 import membound.model.roofline.OperationClass;
 import membound.model.workload.Presets;
 import membound.model.workload.Transformer;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
 
 /** Each knob has the effect it should, and impossible settings are refused in one line. */
 class TrainingSetupTest {

@@ -27,6 +27,7 @@ import org.jfree.chart.ui.HorizontalAlignment;
 import org.jfree.chart.ui.RectangleEdge;
 import org.jfree.chart.ui.RectangleInsets;
 
+import membound.vocabulary.BadInputException;
 import membound.vocabulary.units.Units;
 
 /**
@@ -158,7 +159,7 @@ public final class ChartStyle {
 
     static void checkStem(String stem) {
         if (stem == null || !stem.matches("[a-z0-9]+(-[a-z0-9]+)*")) {
-            throw new IllegalArgumentException("stem must be lower-case words joined by '-': stem=" + stem);
+            throw new BadInputException("stem must be lower-case words joined by '-': stem=" + stem);
         }
     }
 

@@ -2,6 +2,8 @@ package membound.report.chart;
 
 import org.jfree.chart.JFreeChart;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * One chart of a report: drawn, or left out with the reason (a chart whose data the profile lacks is
  * never drawn empty or from invented figures).
@@ -25,7 +27,7 @@ public sealed interface Figure permits Figure.Drawn, Figure.Omitted {
             ChartStyle.checkStem(stem);
             sources = java.util.List.copyOf(sources);
             if (chart == null) {
-                throw new IllegalArgumentException("drawn figure needs a chart: stem=" + stem);
+                throw new BadInputException("drawn figure needs a chart: stem=" + stem);
             }
         }
     }
@@ -35,7 +37,7 @@ public sealed interface Figure permits Figure.Drawn, Figure.Omitted {
         public Omitted {
             ChartStyle.checkStem(stem);
             if (reason == null || reason.isBlank()) {
-                throw new IllegalArgumentException("omitted figure must say why: stem=" + stem);
+                throw new BadInputException("omitted figure must say why: stem=" + stem);
             }
         }
     }

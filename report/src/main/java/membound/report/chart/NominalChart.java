@@ -61,7 +61,7 @@ public final class NominalChart {
             data.addValue(r.nominalBytesPerSecond() / 1e9, NOMINAL, category);
             high = Math.max(high, Math.max(r.measuredBytesPerSecond(), r.nominalBytesPerSecond()));
             String measuredFrom = profile.device(r.deviceId())
-                    .flatMap(d -> d.ceiling(membound.profile.MemoryLevel.DRAM, r.access()))
+                    .flatMap(d -> d.ceiling(membound.vocabulary.MemoryLevel.DRAM, r.access()))
                     .map(NominalChart::describe).orElse("efficiency entry of the profile");
             String nominalFrom = profile.nominal().memoryBandwidthOf(r.deviceId())
                     .map(n -> Provenances.describe(n.provenance())).orElse("efficiency entry of the profile");

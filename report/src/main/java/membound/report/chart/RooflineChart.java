@@ -28,11 +28,11 @@ import membound.profile.Access;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.LevelCeiling;
-import membound.profile.MemoryLevel;
 import membound.profile.Nominal;
 import membound.profile.Profile;
 import membound.report.Provenances;
 import membound.report.TrainingRun;
+import membound.vocabulary.MemoryLevel;
 
 /**
  * The roofline of one device (Williams, Waterman and Patterson 2009), log-log: attainable FLOP/s
@@ -364,8 +364,8 @@ public final class RooflineChart {
     /** One roof per measured (precision, kind), the best typical figure of each, and the known dense nominal peaks. */
     static List<Roof> computeRoofs(Profile profile, Device device) {
         List<Roof> roofs = new ArrayList<>();
-        Map<membound.profile.Precision, Paint> colors = new EnumMap<>(membound.profile.Precision.class);
-        for (membound.profile.Precision p : membound.profile.Precision.values()) {
+        Map<membound.vocabulary.Precision, Paint> colors = new EnumMap<>(membound.vocabulary.Precision.class);
+        for (membound.vocabulary.Precision p : membound.vocabulary.Precision.values()) {
             for (ComputeEntry.Kind kind : ComputeEntry.Kind.CEILINGS) {
                 Optional<ComputeEntry> entry = device.computeCeiling(p, kind);
                 if (entry.isEmpty()) {

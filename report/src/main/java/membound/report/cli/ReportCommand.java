@@ -12,10 +12,12 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
-import membound.vocabulary.BadInputException;
 import membound.model.cli.PredictCommand;
-import membound.model.machine.AccessPattern;
 import membound.model.machine.Basis;
 import membound.model.machine.Ceiling;
 import membound.model.machine.Machine;
@@ -31,10 +33,8 @@ import membound.report.ReportRenderer;
 import membound.report.SensitivityCurve;
 import membound.report.TrainingRun;
 import membound.report.chart.Figure;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.BadInputException;
 
 /**
  * {@code membound report}: charts of a profile and of a prediction on it, as PNG and SVG, tied together

@@ -19,7 +19,6 @@ import membound.profile.Distribution;
 import membound.profile.Efficiency;
 import membound.profile.LatencyEntry;
 import membound.profile.LevelCeiling;
-import membound.profile.MemoryLevel;
 import membound.profile.Nominal;
 import membound.profile.Profile;
 import membound.profile.Quality;
@@ -31,6 +30,7 @@ import membound.report.SensitivityCurve;
 import membound.report.TrainingRun;
 import membound.report.chart.ChartStyle;
 import membound.report.chart.Figure;
+import membound.vocabulary.MemoryLevel;
 
 /**
  * {@code index.html}: the key figures in a table, every chart with what it shows and where its numbers
@@ -231,7 +231,7 @@ public final class IndexPage {
                         Numbers.bandwidth(c.bytesPerSecond()) + spread(device, c) + share(p, device, access),
                         ceilingSource(device, c)));
             }
-            for (membound.profile.Precision precision : membound.profile.Precision.values()) {
+            for (membound.vocabulary.Precision precision : membound.vocabulary.Precision.values()) {
                 for (ComputeEntry.Kind kind : ComputeEntry.Kind.CEILINGS) {
                     device.computeCeiling(precision, kind).ifPresent(e -> row(h,
                             precision + " " + (kind == ComputeEntry.Kind.GEMM ? "GEMM" : "FMA peak") + ", "

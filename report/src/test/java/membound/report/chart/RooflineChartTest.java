@@ -84,7 +84,7 @@ class RooflineChartTest {
     void shouldAddNoRoofWhenTheModelUsedTheProfilesOwn() {
         Profile profile = ProfileJson.read(Reports.exampleProfile());
         Device cpu = profile.device("cpu").orElseThrow();
-        double profileGemm = cpu.computeCeiling(membound.profile.Precision.FP32, membound.profile.ComputeEntry.Kind.GEMM)
+        double profileGemm = cpu.computeCeiling(membound.vocabulary.Precision.FP32, membound.profile.ComputeEntry.Kind.GEMM)
                 .orElseThrow().flopsPerSecond().typical();
         Figure f = RooflineChart.of(profile, cpu, run(List.of(gemm(profileGemm), elementwise()),
                 List.of(new CeilingLine("fp32 GEMM", profileGemm, "FLOP/s", "the profile"))));
