@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.Threads;
@@ -50,11 +51,12 @@ import membound.vocabulary.units.Units;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@Fork(value = 1, jvmArgsAppend = {ForkFlags.VECTOR_MODULE, ForkFlags.OBJECT_ALIGNMENT, ForkFlags.LAYOUT_EXPORT})
 @State(Scope.Benchmark)
 public class StreamBenchmark {
 
-    @Param({"COPY", "SCALE", "ADD", "TRIAD", "DOT", "NSTREAM", "SUM", "FILL"})
+    /** Every kernel unless told: a bare {@code @Param} on an enum takes its constants, in their order. */
+    @Param
     public StreamKernel kernel;
 
     /** {@code double} or {@code float}. */

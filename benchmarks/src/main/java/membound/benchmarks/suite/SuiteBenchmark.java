@@ -1,5 +1,6 @@
 package membound.benchmarks.suite;
 
+import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -80,20 +81,33 @@ public enum SuiteBenchmark {
         return defaults("threads").length > 0;
     }
 
-    /** The default values of a parameter, read from its {@code @Param}: the benchmark is the one source. */
+    /**
+     * The default values of a parameter, read from its {@code @Param}: the benchmark is the one source. A bare
+     * {@code @Param} on an enum field means every constant, in their order, as JMH reads it.
+     */
     public String[] defaults(String parameter) {
+        Field field;
         try {
-            Param param = type.getField(parameter).getAnnotation(Param.class);
-            return param == null ? new String[0] : param.value();
+            field = type.getField(parameter);
         } catch (NoSuchFieldException e) {
             return new String[0];
         }
+        Param param = field.getAnnotation(Param.class);
+        if (param == null) {
+            return new String[0];
+        }
+        boolean bare = param.value().length == 1 && param.value()[0].equals(Param.BLANK_ARGS);
+        if (bare && field.getType().isEnum()) {
+            return Arrays.stream(field.getType().getEnumConstants()).map(constant -> ((Enum<?>) constant).name())
+                    .toArray(String[]::new);
+        }
+        return bare ? new String[0] : param.value();
     }
 
     /** The names of the benchmark's parameters ({@code @Param} fields). */
     public List<String> parameterNames() {
         return Arrays.stream(type.getFields()).filter(field -> field.isAnnotationPresent(Param.class))
-                .map(java.lang.reflect.Field::getName).toList();
+                .map(Field::getName).toList();
     }
 
     /** True if {@code pattern} (a JMH include regex) selects this benchmark. */

@@ -26,6 +26,7 @@ import membound.benchmarks.compute.ProductBenchmark;
 import membound.benchmarks.compute.ProductShape;
 import membound.benchmarks.compute.ProductTimes;
 import membound.benchmarks.compute.RowOperation;
+import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.placement.CpuSetProfiler;
 import membound.benchmarks.placement.Placement;
@@ -33,7 +34,6 @@ import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.sizing.WorkingSet;
 import membound.benchmarks.stream.StreamBenchmark;
-import membound.benchmarks.stream.LineAlignment;
 import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.training.MlpBenchmark;
 import membound.benchmarks.training.MlpTraining;
@@ -491,8 +491,9 @@ public final class SuitePlan {
 
     private static Options options(SuiteRequest request, Options settings, int threads, List<WorkingSet> sizes,
             long heapBytes, boolean transparentHugePages, Placement placement) {
-        List<String> jvmArgs = new ArrayList<>(List.of("--add-modules=jdk.incubator.vector", "-Xmx" + (heapBytes >> 20) + "m",
-                LineAlignment.OBJECT_ALIGNMENT_OPTION, LineAlignment.LAYOUT_EXPORT_OPTION));
+        // These replace the @Fork's jvmArgsAppend, so they repeat its flags.
+        List<String> jvmArgs = new ArrayList<>(List.of(ForkFlags.VECTOR_MODULE, "-Xmx" + (heapBytes >> 20) + "m",
+                ForkFlags.OBJECT_ALIGNMENT, ForkFlags.LAYOUT_EXPORT));
         if (transparentHugePages) {
             jvmArgs.add(HUGE_PAGES_OPTION);
         }
