@@ -1,5 +1,6 @@
 package membound.benchmarks.compute;
 
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -22,6 +23,7 @@ import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.team.ThreadTeam;
 import membound.benchmarks.training.Elementwise;
+import membound.vocabulary.BadInputException;
 
 /**
  * Elements per second of one {@link RowOperation} of a training step ({@link Elementwise}'s Vector API
@@ -246,5 +248,37 @@ public class ElementwiseBenchmark {
         if (team != null) {
             team.close();
         }
+    }
+
+    /**
+     * Heap a fork holds on {@code threads} threads for the longest of {@code rows}; every one of
+     * {@code operations} is checked too, so that a wrong one is a one-line error before any fork runs.
+     *
+     * @throws BadInputException for an operation that is none, or a row that is not from 1 to {@link #MAX_ROW}
+     */
+    public static long footprintBytes(List<String> operations, List<String> rows, int threads) {
+        operations.forEach(ElementwiseBenchmark::operation);
+        return rows.stream().mapToLong(row -> bytesPerThread(row(row))).max().orElse(0) * threads;
+    }
+
+    private static RowOperation operation(String label) {
+        try {
+            return RowOperation.of(label);
+        } catch (IllegalArgumentException e) {
+            // RowOperation.of throws IllegalArgumentException; a user's wrong label is bad input, exit status 2.
+            throw new BadInputException(e.getMessage(), e);
+        }
+    }
+
+    private static int row(String value) {
+        try {
+            int row = Integer.parseInt(value.trim());
+            if (row >= 1 && row <= MAX_ROW) {
+                return row;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the one-line error
+        }
+        throw new BadInputException("row must be from 1 to " + MAX_ROW + " elements: row=" + value);
     }
 }

@@ -113,4 +113,9 @@ public class FmaBenchmark {
     public static long flopsPerPass(boolean doubles, int threads) {
         return FmaPeak.flops(doubles, STEPS_PER_PASS) * threads;
     }
+
+    /** Heap a fork holds: none to speak of, the chains live in registers. */
+    public static long footprintBytes() {
+        return 0;
+    }
 }

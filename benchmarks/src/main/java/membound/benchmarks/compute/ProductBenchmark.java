@@ -22,6 +22,7 @@ import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.team.ThreadTeam;
+import membound.vocabulary.BadInputException;
 
 /**
  * Attainable FLOP/s of the float products a training step runs ({@link Matmul}, the kernel of the reference
@@ -238,6 +239,33 @@ public class ProductBenchmark {
     public void tearDown() {
         if (team != null) {
             team.close();
+        }
+    }
+
+    /**
+     * Heap a fork holds for the largest of {@code products} (each a list of shapes): every operand set of
+     * every shape.
+     *
+     * @throws BadInputException for a list that {@link ProductShape#parseList} refuses
+     */
+    public static long footprintBytes(List<String> products) {
+        long largest = 0;
+        for (String value : products) {
+            long bytes = 0;
+            for (ProductShape shape : shapes(value)) {
+                bytes += shape.floatBytes() * sets(shape);
+            }
+            largest = Math.max(largest, bytes);
+        }
+        return largest;
+    }
+
+    private static List<ProductShape> shapes(String products) {
+        try {
+            return ProductShape.parseList(products);
+        } catch (IllegalArgumentException e) {
+            // ProductShape's parser throws IllegalArgumentException; a user's wrong list is bad input, exit status 2.
+            throw new BadInputException(e.getMessage(), e);
         }
     }
 }

@@ -82,4 +82,9 @@ public class LatencyBenchmark {
                     + position + " but the visiting order gives " + expected);
         }
     }
+
+    /** Heap a fork holds for a chase of {@code workingSetBytes}: its slots span it, its visiting order one int per line. */
+    public static long footprintBytes(long workingSetBytes) {
+        return workingSetBytes + workingSetBytes / 16;
+    }
 }

@@ -1,5 +1,7 @@
 package membound.benchmarks.stream;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -21,6 +23,7 @@ import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.sizing.WorkingSet;
+import membound.vocabulary.BadInputException;
 import membound.vocabulary.units.Units;
 
 /**
@@ -105,5 +108,34 @@ public class StreamBenchmark {
                 run.close();
             }
         }
+    }
+
+    /**
+     * Heap a fork holds for {@code kernels} with arrays of {@code arrayBytes}: the arrays of the kernel that
+     * touches most (each fork runs one kernel, with only the arrays it touches).
+     *
+     * @throws BadInputException for a name that is no kernel
+     */
+    public static long footprintBytes(List<String> kernels, long arrayBytes) {
+        return arrayBytes * kernels.stream().mapToInt(name -> kernel(name).arrays()).max().orElse(0);
+    }
+
+    /**
+     * The kernel a user named ({@code Triad}, {@code triad}, {@code TRIAD}).
+     *
+     * @throws BadInputException naming the kernels there are
+     */
+    public static StreamKernel kernel(String name) {
+        try {
+            return StreamKernel.of(name);
+        } catch (IllegalArgumentException e) {
+            // StreamKernel.of throws IllegalArgumentException; a user's wrong name is bad input, exit status 2.
+            throw new BadInputException("kernel must be one of " + kernelLabels() + ": kernel=" + name, e);
+        }
+    }
+
+    /** The kernels as STREAM prints them: {@code Copy, Scale, ...}. */
+    public static String kernelLabels() {
+        return String.join(", ", Arrays.stream(StreamKernel.values()).map(StreamKernel::label).toList());
     }
 }

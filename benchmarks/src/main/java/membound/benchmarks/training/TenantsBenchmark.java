@@ -114,6 +114,11 @@ public class TenantsBenchmark {
         }
     }
 
+    /** Heap a fork holds: none to speak of, the tenants' arrays live in their own JVMs (sized by {@link #command}). */
+    public static long footprintBytes() {
+        return 0;
+    }
+
     /** Cpus each tenant's team gets: an even share, at least one. */
     public static int threadsPerTenant(int cpus, int tenants) {
         return Math.max(1, cpus / tenants);

@@ -1,5 +1,6 @@
 package membound.benchmarks.training;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,6 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.sizing.Threads;
+import membound.vocabulary.BadInputException;
 
 /**
  * Time of one training step of a one-layer transformer language model ({@link TransformerTraining}):
@@ -77,5 +79,15 @@ public class TransformerBenchmark {
                 transformer.close();
             }
         }
+    }
+
+    /**
+     * Heap a fork holds for the largest of {@code shapes}: see {@link TransformerTraining#footprintBytes}.
+     *
+     * @throws BadInputException for a shape {@link TransformerShape#parse} refuses
+     */
+    public static long footprintBytes(List<String> shapes) {
+        return shapes.stream().mapToLong(value -> TransformerTraining.footprintBytes(TransformerShape.parse(value)))
+                .max().orElse(0);
     }
 }
