@@ -21,6 +21,7 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 import membound.benchmarks.results.Nominal;
 import membound.benchmarks.results.ResultTable;
+import membound.benchmarks.suite.JmhProperties;
 import membound.benchmarks.suite.SuitePlan;
 import membound.benchmarks.suite.SuiteRunner;
 import membound.vocabulary.BadInputException;
@@ -98,7 +99,7 @@ public final class BenchmarkMain {
             }
         }
         try {
-            CommandLineOptions command = new CommandLineOptions(SuitePlan.jmhArguments(args, properties));
+            CommandLineOptions command = new CommandLineOptions(JmhProperties.arguments(args, properties));
             Host host = HostDetector.detect();
             SuitePlan plan = SuitePlan.of(command, host, properties);
             out.println(plan.describe());
@@ -115,7 +116,7 @@ public final class BenchmarkMain {
             // JMH copies each fork's stderr into its output: the fork's incubator notice comes through here.
             List<RunResult> results = SuiteRunner.run(plan, OutputFormatFactory.createFormatInstance(filtered(out),
                     command.verbosity().orElse(VerboseMode.NORMAL)));
-            Path resultFile = SuiteRunner.writeJson(results, plan.resultFile());
+            Path resultFile = SuiteRunner.writeJson(results, plan.resultFile().orElseThrow());
             ResultTable.print(out, results, Nominal.of(host, properties.getProperty("membound.nominalBandwidth")));
             out.println("JMH results: " + resultFile);
             return 0;

@@ -83,7 +83,7 @@ public final class Validation {
         Host host = HostDetector.detect();
         List<SuiteRequest> requests = request.workloads().stream().map(suiteRequest).toList();
         Options settings = new OptionsBuilder().parent(request.settings()).addProfiler(TenantStepTimes.class).build();
-        SuitePlan plan = SuitePlan.of(requests, settings, host, Path.of("unused.json"), request.hugePages());
+        SuitePlan plan = SuitePlan.of(requests, settings, host, request.hugePages());
         Instant started = Instant.now();
         Double loadBefore = loadAverage();
         progress.println("membound validate on " + host.hostname() + " (" + host.cpu().modelName() + ", "

@@ -1,5 +1,6 @@
 package membound.benchmarks.compute;
 
+import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -17,10 +18,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.team.ThreadTeam;
 import membound.benchmarks.training.Elementwise;
+import membound.vocabulary.BadInputException;
 import membound.vocabulary.RowOperation;
 
 /**
@@ -44,7 +47,7 @@ import membound.vocabulary.RowOperation;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 3, time = 1, timeUnit = TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@Fork(value = 1, jvmArgsAppend = {ForkFlags.VECTOR_MODULE, ForkFlags.OBJECT_ALIGNMENT, ForkFlags.LAYOUT_EXPORT})
 @State(Scope.Benchmark)
 public class ElementwiseBenchmark {
 
@@ -246,5 +249,32 @@ public class ElementwiseBenchmark {
         if (team != null) {
             team.close();
         }
+    }
+
+    /**
+     * Heap a fork holds on {@code threads} threads for the longest of {@code rows}; every one of
+     * {@code operations} is checked too, so that a wrong one is a one-line error before any fork runs.
+     *
+     * @throws BadInputException for an operation that is none, or a row that is not from 1 to {@link #MAX_ROW}
+     */
+    public static long footprintBytes(List<String> operations, List<String> rows, int threads) {
+        operations.forEach(ElementwiseBenchmark::operation);
+        return rows.stream().mapToLong(row -> bytesPerThread(row(row))).max().orElse(0) * threads;
+    }
+
+    private static RowOperation operation(String label) {
+        return RowOperation.of(label);
+    }
+
+    private static int row(String value) {
+        try {
+            int row = Integer.parseInt(value.trim());
+            if (row >= 1 && row <= MAX_ROW) {
+                return row;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the one-line error
+        }
+        throw new BadInputException("row must be from 1 to " + MAX_ROW + " elements: row=" + value);
     }
 }

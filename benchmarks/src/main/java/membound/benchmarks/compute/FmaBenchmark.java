@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.team.ThreadTeam;
@@ -38,7 +39,7 @@ import membound.benchmarks.team.ThreadTeam;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 3, time = 1, timeUnit = TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@Fork(value = 1, jvmArgsAppend = {ForkFlags.VECTOR_MODULE, ForkFlags.OBJECT_ALIGNMENT, ForkFlags.LAYOUT_EXPORT})
 @State(Scope.Benchmark)
 public class FmaBenchmark {
 
@@ -111,5 +112,10 @@ public class FmaBenchmark {
     /** FLOPs in one pass of {@code threads} threads. */
     public static long flopsPerPass(boolean doubles, int threads) {
         return FmaPeak.flops(doubles, STEPS_PER_PASS) * threads;
+    }
+
+    /** Heap a fork holds: none to speak of, the chains live in registers. */
+    public static long footprintBytes() {
+        return 0;
     }
 }

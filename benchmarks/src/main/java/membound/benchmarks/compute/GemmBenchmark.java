@@ -1,5 +1,6 @@
 package membound.benchmarks.compute;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -16,9 +17,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.team.ThreadTeam;
+import membound.vocabulary.BadInputException;
 
 /**
  * Attainable FLOP/s of a cache-blocked GEMM ({@link Gemm}), {@code C = A · B} with square {@code n × n}
@@ -37,12 +40,14 @@ import membound.benchmarks.team.ThreadTeam;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 3, time = 1, timeUnit = TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@Fork(value = 1, jvmArgsAppend = {ForkFlags.VECTOR_MODULE, ForkFlags.OBJECT_ALIGNMENT, ForkFlags.LAYOUT_EXPORT})
 @State(Scope.Benchmark)
 public class GemmBenchmark {
 
     /** Entries of C checked per thread after each iteration, spread over its rows and columns. */
     static final int CHECKED_ENTRIES = 64;
+    /** Largest matrix order the suite accepts. */
+    public static final int MAX_ORDER = 16384;
 
     @Param({"double", "float"})
     public String elementType;
@@ -82,8 +87,8 @@ public class GemmBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        if (n < 1 || n > 16384) {
-            throw new IllegalArgumentException("n must be from 1 to 16384: n=" + n);
+        if (n < 1 || n > MAX_ORDER) {
+            throw new IllegalArgumentException("n must be from 1 to " + MAX_ORDER + ": n=" + n);
         }
         boolean doubles = FmaBenchmark.isDouble(elementType);
         int teamSize = Math.min(Threads.resolve(threads), Math.max(1, n / Gemm.ROWS));
@@ -140,5 +145,30 @@ public class GemmBenchmark {
     /** FLOPs in one multiplication of order {@code n}. */
     public static double flopsPerMultiply(int n) {
         return 2.0 * n * n * n;
+    }
+
+    /**
+     * Heap a fork holds for the largest of {@code orders}: A, B and C, sized for doubles (floats take half).
+     *
+     * @throws BadInputException for an order that is not a whole number from 1 to {@link #MAX_ORDER}
+     */
+    public static long footprintBytes(List<String> orders) {
+        return 3L * Double.BYTES * orders.stream().mapToLong(value -> {
+            long n = order(value);
+            return n * n;
+        }).max().orElse(0);
+    }
+
+    /** The matrix order {@code value} names; a wrong one is a {@link BadInputException}. */
+    public static int order(String value) {
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n >= 1 && n <= MAX_ORDER) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the one-line error
+        }
+        throw new BadInputException("n must be a matrix order from 1 to " + MAX_ORDER + ": n=" + value);
     }
 }

@@ -18,9 +18,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import membound.benchmarks.compute.Matmul.View;
+import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.team.ThreadTeam;
+import membound.vocabulary.BadInputException;
 import membound.vocabulary.ProductShape;
 
 /**
@@ -53,9 +55,14 @@ import membound.vocabulary.ProductShape;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 3, time = 1, timeUnit = TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@Fork(value = 1, jvmArgsAppend = {ForkFlags.VECTOR_MODULE, ForkFlags.OBJECT_ALIGNMENT, ForkFlags.LAYOUT_EXPORT})
 @State(Scope.Benchmark)
 public class ProductBenchmark {
+
+    /** Largest dimension accepted: a 16384 × 16384 float matrix is 1 GiB. */
+    public static final int MAX_DIMENSION = 16384;
+    /** Largest batch accepted. */
+    public static final int MAX_BATCH = 4096;
 
     /** Operand sets of a shape rotate until together they hold at least this much (at most {@link #MAX_SETS}). */
     static final long ROTATED_BYTES = 64L << 20;
@@ -127,7 +134,7 @@ public class ProductBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        shapes = ProductShape.parseList(products);
+        shapes = shapes(products);
         operands = new Operands[shapes.size()];
         for (int i = 0; i < operands.length; i++) {
             operands[i] = new Operands(shapes.get(i), 7 * i);
@@ -239,5 +246,37 @@ public class ProductBenchmark {
         if (team != null) {
             team.close();
         }
+    }
+
+    /**
+     * Heap a fork holds for the largest of {@code products} (each a list of shapes): every operand set of
+     * every shape.
+     *
+     * @throws BadInputException for a list that {@link ProductShape#parseList} refuses
+     */
+    public static long footprintBytes(List<String> products) {
+        long largest = 0;
+        for (String value : products) {
+            long bytes = 0;
+            for (ProductShape shape : shapes(value)) {
+                bytes += shape.floatBytes() * sets(shape);
+            }
+            largest = Math.max(largest, bytes);
+        }
+        return largest;
+    }
+
+    /** The shapes of a {@code products} parameter, each within what one fork can hold. */
+    static List<ProductShape> shapes(String products) {
+        List<ProductShape> shapes = ProductShape.parseList(products);
+        for (ProductShape shape : shapes) {
+            if (shape.m() > MAX_DIMENSION || shape.n() > MAX_DIMENSION || shape.k() > MAX_DIMENSION
+                    || shape.batch() > MAX_BATCH) {
+                throw new BadInputException("product dimensions must be from 1 to " + MAX_DIMENSION
+                        + " and the batch from 1 to " + MAX_BATCH + ": batch=" + shape.batch() + ", m=" + shape.m()
+                        + ", n=" + shape.n() + ", k=" + shape.k());
+            }
+        }
+        return shapes;
     }
 }

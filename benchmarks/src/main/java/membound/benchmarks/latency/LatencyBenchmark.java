@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.WorkingSet;
@@ -41,7 +42,7 @@ import membound.benchmarks.sizing.WorkingSet;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 3, time = 1, timeUnit = TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@Fork(value = 1, jvmArgsAppend = {ForkFlags.VECTOR_MODULE, ForkFlags.OBJECT_ALIGNMENT, ForkFlags.LAYOUT_EXPORT})
 @State(Scope.Thread)
 public class LatencyBenchmark {
 
@@ -80,5 +81,10 @@ public class LatencyBenchmark {
             throw new IllegalStateException("pointer chase failed validation after " + steps + " steps: position "
                     + position + " but the visiting order gives " + expected);
         }
+    }
+
+    /** Heap a fork holds for a chase of {@code workingSetBytes}: its slots span it, its visiting order one int per line. */
+    public static long footprintBytes(long workingSetBytes) {
+        return workingSetBytes + workingSetBytes / 16;
     }
 }

@@ -1,5 +1,7 @@
 package membound.benchmarks.stream;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -16,10 +18,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.sizing.WorkingSet;
+import membound.vocabulary.BadInputException;
 import membound.vocabulary.units.Units;
 
 /**
@@ -50,11 +54,12 @@ import membound.vocabulary.units.Units;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@Fork(value = 1, jvmArgsAppend = {ForkFlags.VECTOR_MODULE, ForkFlags.OBJECT_ALIGNMENT, ForkFlags.LAYOUT_EXPORT})
 @State(Scope.Benchmark)
 public class StreamBenchmark {
 
-    @Param({"COPY", "SCALE", "ADD", "TRIAD", "DOT", "NSTREAM", "SUM", "FILL"})
+    /** Every kernel unless told: a bare {@code @Param} on an enum takes its constants, in their order. */
+    @Param
     public StreamKernel kernel;
 
     /** {@code double} or {@code float}. */
@@ -103,5 +108,29 @@ public class StreamBenchmark {
                 run.close();
             }
         }
+    }
+
+    /**
+     * Heap a fork holds for {@code kernels} with arrays of {@code arrayBytes}: the arrays of the kernel that
+     * touches most (each fork runs one kernel, with only the arrays it touches).
+     *
+     * @throws BadInputException for a name that is no kernel
+     */
+    public static long footprintBytes(List<String> kernels, long arrayBytes) {
+        return arrayBytes * kernels.stream().mapToInt(name -> kernel(name).arrays()).max().orElse(0);
+    }
+
+    /**
+     * The kernel a user named ({@code Triad}, {@code triad}, {@code TRIAD}).
+     *
+     * @throws BadInputException naming the kernels there are
+     */
+    public static StreamKernel kernel(String name) {
+        return StreamKernel.of(name);
+    }
+
+    /** The kernels as STREAM prints them: {@code Copy, Scale, ...}. */
+    public static String kernelLabels() {
+        return String.join(", ", Arrays.stream(StreamKernel.values()).map(StreamKernel::label).toList());
     }
 }

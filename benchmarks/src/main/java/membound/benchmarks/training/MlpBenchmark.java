@@ -1,6 +1,7 @@
 package membound.benchmarks.training;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -17,7 +18,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.jvm.ForkFlags;
+import membound.benchmarks.sizing.Counts;
 import membound.benchmarks.sizing.Threads;
+import membound.vocabulary.BadInputException;
 
 /**
  * Time of one training step of an MLP ({@link MlpTraining}): forward, backward and AdamW on a fixed batch,
@@ -36,7 +40,7 @@ import membound.benchmarks.sizing.Threads;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@Fork(value = 1, jvmArgsAppend = {ForkFlags.VECTOR_MODULE, ForkFlags.OBJECT_ALIGNMENT, ForkFlags.LAYOUT_EXPORT})
 @State(Scope.Benchmark)
 public class MlpBenchmark {
 
@@ -80,7 +84,28 @@ public class MlpBenchmark {
         }
     }
 
-    /** {@code 1024,2048,1024} to widths. */
+    /**
+     * Heap a fork holds for the largest pair of {@code widths} and {@code batches}: see
+     * {@link MlpTraining#footprintBytes}.
+     *
+     * @throws BadInputException for widths {@link #parseWidths} refuses or a batch that is no positive whole number
+     */
+    public static long footprintBytes(List<String> widths, List<String> batches) {
+        long footprint = 0;
+        for (String width : widths) {
+            for (String batch : batches) {
+                footprint = Math.max(footprint, MlpTraining.footprintBytes(parseWidths(width),
+                        Counts.positiveInt("batch", batch)));
+            }
+        }
+        return footprint;
+    }
+
+    /**
+     * {@code 1024,2048,1024} to widths.
+     *
+     * @throws BadInputException unless the text is two or more positive whole numbers
+     */
     public static int[] parseWidths(String text) {
         try {
             int[] values = Arrays.stream(text.split(",")).map(String::trim).mapToInt(Integer::parseInt).toArray();
@@ -90,6 +115,6 @@ public class MlpBenchmark {
         } catch (NumberFormatException e) {
             // falls through to the one-line error
         }
-        throw new IllegalArgumentException("widths must be two or more positive whole numbers: widths=" + text);
+        throw new BadInputException("widths must be two or more positive whole numbers: widths=" + text);
     }
 }

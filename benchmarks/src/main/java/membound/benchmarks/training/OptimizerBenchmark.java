@@ -1,5 +1,6 @@
 package membound.benchmarks.training;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -16,7 +17,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.jvm.ForkFlags;
+import membound.benchmarks.sizing.Counts;
 import membound.benchmarks.sizing.Threads;
+import membound.vocabulary.BadInputException;
 
 /**
  * Time of one AdamW optimizer step ({@link OptimizerStep}) over tens of millions of FP32 parameters: the
@@ -38,7 +42,7 @@ import membound.benchmarks.sizing.Threads;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@Fork(value = 1, jvmArgsAppend = {ForkFlags.VECTOR_MODULE, ForkFlags.OBJECT_ALIGNMENT, ForkFlags.LAYOUT_EXPORT})
 @State(Scope.Benchmark)
 public class OptimizerBenchmark {
 
@@ -81,4 +85,14 @@ public class OptimizerBenchmark {
 
     /** Bytes one step moves per parameter, as the code reads and writes them. */
     public static final int BYTES_PER_PARAMETER = 36;
+
+    /**
+     * Heap a fork holds for the largest of {@code parameters}: see {@link OptimizerStep#footprintBytes}.
+     *
+     * @throws BadInputException for a count that is not a positive whole number
+     */
+    public static long footprintBytes(List<String> parameters) {
+        return parameters.stream().mapToLong(value -> OptimizerStep.footprintBytes(Counts.positive("parameters", value)))
+                .max().orElse(0);
+    }
 }

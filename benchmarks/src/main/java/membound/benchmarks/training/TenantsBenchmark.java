@@ -26,6 +26,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.jvm.ForkFlags;
+
 /**
  * Workload 4: the AdamW step of {@link OptimizerBenchmark} run by several tenants at once, each a JVM of its
  * own ({@link TenantMain}) with its own parameters and its share of the cpus, all sharing the memory
@@ -47,7 +49,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@Fork(value = 1, jvmArgsAppend = {ForkFlags.VECTOR_MODULE, ForkFlags.OBJECT_ALIGNMENT, ForkFlags.LAYOUT_EXPORT})
 @State(Scope.Benchmark)
 public class TenantsBenchmark {
 
@@ -112,6 +114,11 @@ public class TenantsBenchmark {
         }
     }
 
+    /** Heap a fork holds: none to speak of, the tenants' arrays live in their own JVMs (sized by {@link #command}). */
+    public static long footprintBytes() {
+        return 0;
+    }
+
     /** Cpus each tenant's team gets: an even share, at least one. */
     public static int threadsPerTenant(int cpus, int tenants) {
         return Math.max(1, cpus / tenants);
@@ -121,7 +128,7 @@ public class TenantsBenchmark {
     static List<String> command(long parameters, int threads) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("--add-modules=jdk.incubator.vector");
+        command.add(ForkFlags.VECTOR_MODULE);
         long heap = OptimizerStep.footprintBytes(parameters) + TENANT_HEAP_HEADROOM_BYTES;
         command.add("-Xmx" + (heap >> 20) + "m");
         for (String argument : ManagementFactory.getRuntimeMXBean().getInputArguments()) {

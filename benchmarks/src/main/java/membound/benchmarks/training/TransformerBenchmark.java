@@ -1,5 +1,6 @@
 package membound.benchmarks.training;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -16,7 +17,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.sizing.Threads;
+import membound.vocabulary.BadInputException;
 
 /**
  * Time of one training step of a one-layer transformer language model ({@link TransformerTraining}):
@@ -37,7 +40,7 @@ import membound.benchmarks.sizing.Threads;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 2, time = 1, timeUnit = TimeUnit.SECONDS)
 @Measurement(iterations = 5, time = 1, timeUnit = TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
+@Fork(value = 1, jvmArgsAppend = {ForkFlags.VECTOR_MODULE, ForkFlags.OBJECT_ALIGNMENT, ForkFlags.LAYOUT_EXPORT})
 @State(Scope.Benchmark)
 public class TransformerBenchmark {
 
@@ -76,5 +79,15 @@ public class TransformerBenchmark {
                 transformer.close();
             }
         }
+    }
+
+    /**
+     * Heap a fork holds for the largest of {@code shapes}: see {@link TransformerTraining#footprintBytes}.
+     *
+     * @throws BadInputException for a shape {@link TransformerShape#parse} refuses
+     */
+    public static long footprintBytes(List<String> shapes) {
+        return shapes.stream().mapToLong(value -> TransformerTraining.footprintBytes(TransformerShape.parse(value)))
+                .max().orElse(0);
     }
 }

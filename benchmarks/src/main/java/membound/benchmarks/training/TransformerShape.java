@@ -1,5 +1,7 @@
 package membound.benchmarks.training;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * The sizes of the one-layer transformer language model of {@link TransformerTraining}: a vocabulary, the
  * hidden width, attention heads (head dimension = hidden / heads), the MLP width, and a batch of sequences.
@@ -18,24 +20,24 @@ public record TransformerShape(int vocabulary, int hidden, int heads, int interm
         positive("sequence", sequence);
         positive("batch", batch);
         if (hidden % heads != 0) {
-            throw new IllegalArgumentException("heads must divide hidden (" + hidden + "): heads=" + heads);
+            throw new BadInputException("heads must divide hidden (" + hidden + "): heads=" + heads);
         }
         long rows = (long) sequence * batch;
         if (rows * Math.max(Math.max(vocabulary, 3L * hidden), intermediate) > Integer.MAX_VALUE
                 || (long) batch * heads * sequence * sequence > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("shape must keep every activation under 2^31 elements: " + this);
+            throw new BadInputException("shape must keep every activation under 2^31 elements: " + this);
         }
     }
 
     /**
      * Parses {@code vocabulary,hidden,heads,intermediate,sequence,batch}, as the benchmark's parameter gives it.
      *
-     * @throws IllegalArgumentException naming the text when it is not six positive whole numbers
+     * @throws BadInputException naming the text when it is not six positive whole numbers
      */
     public static TransformerShape parse(String text) {
         String[] parts = text.split(",");
         if (parts.length != 6) {
-            throw new IllegalArgumentException("shape must be vocabulary,hidden,heads,intermediate,sequence,batch: shape="
+            throw new BadInputException("shape must be vocabulary,hidden,heads,intermediate,sequence,batch: shape="
                     + text);
         }
         int[] values = new int[6];
@@ -43,7 +45,7 @@ public record TransformerShape(int vocabulary, int hidden, int heads, int interm
             try {
                 values[i] = Integer.parseInt(parts[i].trim());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("shape must be six whole numbers: shape=" + text);
+                throw new BadInputException("shape must be six whole numbers: shape=" + text);
             }
         }
         return new TransformerShape(values[0], values[1], values[2], values[3], values[4], values[5]);
@@ -75,7 +77,7 @@ public record TransformerShape(int vocabulary, int hidden, int heads, int interm
 
     private static void positive(String name, int value) {
         if (value < 1) {
-            throw new IllegalArgumentException(name + " must be positive: " + name + "=" + value);
+            throw new BadInputException(name + " must be positive: " + name + "=" + value);
         }
     }
 }

@@ -5,13 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.Options;
@@ -35,16 +33,13 @@ class SuitePlanPlacementTest {
     private static final Host SPARK = TestHosts.dgxSpark();
     private static final Options ONE_FORK = new OptionsBuilder().forks(1).build();
 
-    @TempDir
-    Path results;
-
     private static SuiteRequest triad(String workingSet) {
         return SuiteRequest.of(SuiteBenchmark.STREAM).with("kernel", "TRIAD").with("threads", "all")
                 .with("workingSet", workingSet);
     }
 
     private SuitePlan plan(Host host, boolean pin, SuiteRequest... requests) {
-        return SuitePlan.of(List.of(requests), ONE_FORK, host, results.resolve("r.json"), true, pin);
+        return SuitePlan.of(List.of(requests), ONE_FORK, host, true, pin);
     }
 
     @Test
@@ -107,8 +102,8 @@ class SuitePlanPlacementTest {
     @Test
     void shouldRefuseAPlacementWithoutAFork() {
         BadInputException e = assertThrows(BadInputException.class, () -> SuitePlan.of(
-                List.of(triad("DRAM").on("Cortex-X925")), new OptionsBuilder().forks(0).build(), SPARK,
-                results.resolve("r.json"), true, false));
+                List.of(triad("DRAM").on("Cortex-X925")), new OptionsBuilder().forks(0).build(), SPARK, true,
+                false));
 
         assertEquals("placement must run in a forked JVM (forks at least 1): placement=Cortex-X925, forks=0",
                 e.getMessage());
@@ -149,8 +144,7 @@ class SuitePlanPlacementTest {
         Options tiny = new OptionsBuilder().forks(1).warmupIterations(0).measurementIterations(1)
                 .measurementTime(TimeValue.milliseconds(50)).shouldFailOnError(true).build();
         SuitePlan plan = SuitePlan.of(List.of(SuiteRequest.of(SuiteBenchmark.STREAM).with("kernel", "TRIAD")
-                .with("threads", "all").with("workingSet", "4MiB").on("first")), tiny, split, results.resolve("r.json"),
-                false, true);
+                .with("threads", "all").with("workingSet", "4MiB").on("first")), tiny, split, false, true);
 
         List<RunResult> run = SuiteRunner.run(plan, OutputFormatFactory.createFormatInstance(
                 new java.io.PrintStream(java.io.OutputStream.nullOutputStream()), VerboseMode.SILENT));

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
+import membound.vocabulary.BadInputException;
+
 class TransformerTrainingTest {
 
     /** Hidden width of two vector tiles and heads of one vector, so every loop runs its vector part. */
@@ -65,9 +67,9 @@ class TransformerTrainingTest {
 
     @Test
     void shouldRejectShapesThatDoNotSplitIntoHeads() {
-        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
+        BadInputException failure = assertThrows(BadInputException.class,
                 () -> TransformerShape.parse("11,10,3,12,5,3"));
         assertEquals("heads must divide hidden (10): heads=3", failure.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> TransformerShape.parse("11,10,5"));
+        assertThrows(BadInputException.class, () -> TransformerShape.parse("11,10,5"));
     }
 }

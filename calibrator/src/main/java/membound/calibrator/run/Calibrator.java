@@ -186,7 +186,7 @@ public final class Calibrator {
      * (and {@link Request#coreTypes()}), the mode's {@link CalibrationMode#placementRequests()} run on each type
      * first, then everything on all cpus; in {@code full} each cluster gets {@link CalibrationMode#clusterRequests()}.
      *
-     * @throws BadInputException as {@link SuitePlan#of(List, Options, Host, Path, boolean, boolean)}
+     * @throws BadInputException as {@link SuitePlan#of(List, Options, Host, boolean, boolean)}
      */
     static Plan plan(Request request, Host host, java.util.function.IntFunction<List<SuiteRequest>> requests,
             Options settings) {
@@ -206,8 +206,7 @@ public final class Calibrator {
         all.addAll(requests.apply(host.logicalCpus()));
         Options forks = request.jvm().isEmpty() ? settings
                 : new OptionsBuilder().parent(settings).jvm(request.jvm().get()).build();
-        SuitePlan suite = SuitePlan.of(all, forks, host, request.store().directory().resolve("unused.jmh.json"),
-                request.hugePages(), request.pin());
+        SuitePlan suite = SuitePlan.of(all, forks, host, request.hugePages(), request.pin());
         List<Placement> measured = suite.placements();
         return new Plan(host, suite, measured, coreTypeNote(host, request, measured));
     }
