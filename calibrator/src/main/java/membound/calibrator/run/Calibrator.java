@@ -30,6 +30,7 @@ import membound.hardware.catalog.PlatformSpec;
 import membound.hardware.host.CpuList;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
+import membound.hardware.host.LoadMonitor;
 import membound.vocabulary.units.Units;
 import membound.profile.Profile;
 import membound.profile.Provenance;
