@@ -29,6 +29,7 @@ import membound.hardware.catalog.PlatformSpec;
 import membound.hardware.host.CpuList;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
+import membound.hardware.host.LoadMonitor;
 import membound.profile.Profile;
 import membound.profile.Provenance;
 import membound.vocabulary.BadInputException;

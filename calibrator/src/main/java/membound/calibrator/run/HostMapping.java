@@ -6,6 +6,7 @@ import java.util.Locale;
 
 import membound.hardware.host.Cache;
 import membound.hardware.host.CoreType;
+import membound.hardware.host.CpuList;
 import membound.hardware.host.Host;
 import membound.profile.Host.Cpu;
 
@@ -48,22 +49,9 @@ public final class HostMapping {
         return caches.stream().distinct().toList();
     }
 
-    /** {@code 0-9,12}: the compact form Linux uses. */
+    /** {@code 0-9,12}: the compact form Linux uses; null for no cpus, which the profile leaves out. */
     static String cpuList(List<Integer> cpus) {
-        StringBuilder text = new StringBuilder();
-        List<Integer> sorted = cpus.stream().sorted().toList();
-        for (int i = 0; i < sorted.size(); i++) {
-            int start = sorted.get(i);
-            int end = start;
-            while (i + 1 < sorted.size() && sorted.get(i + 1) == end + 1) {
-                end = sorted.get(++i);
-            }
-            if (text.length() > 0) {
-                text.append(',');
-            }
-            text.append(start == end ? Integer.toString(start) : start + "-" + end);
-        }
-        return text.length() == 0 ? null : text.toString();
+        return cpus.isEmpty() ? null : CpuList.format(cpus);
     }
 
     private static String blankToNull(String text) {

@@ -3,6 +3,8 @@ package membound.calibrator.run;
 import java.util.List;
 import java.util.Locale;
 
+import membound.hardware.host.LoadMonitor;
+
 /**
  * What other processes did while a calibration ran: the measurements during which they used more than
  * {@link LoadMonitor#OTHER_CPUS_THRESHOLD} cpus, and their average over the whole run.

@@ -13,6 +13,7 @@ import membound.benchmarks.results.ElementwiseResult;
 import membound.benchmarks.results.LatencyResult;
 import membound.benchmarks.results.StreamResult;
 import membound.benchmarks.suite.ProgressOutput;
+import membound.hardware.host.LoadMonitor;
 import membound.vocabulary.ProductShape;
 import membound.vocabulary.units.Units;
 

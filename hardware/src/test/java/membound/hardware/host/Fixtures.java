@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -46,5 +47,16 @@ public final class Fixtures {
             throw new UncheckedIOException(e);
         }
         return target;
+    }
+
+    /** Writes one file of a host tree under {@code root}, such as {@code proc/cpuinfo}, with its directories. */
+    public static void write(Path root, String relative, String text) {
+        Path file = root.resolve(relative);
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -1,4 +1,4 @@
-package membound.calibrator.run;
+package membound.hardware.host;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,11 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
- * Watches, while a calibration runs, how much cpu time other processes take: busy time of the whole machine
- * ({@code /proc/stat}) minus the time of this JVM and every process it started ({@code /proc/<pid>/stat},
- * children it has reaped included). A benchmark that shares the machine with a build or another user's job
+ * Watches, while benchmarks run (a calibration, a validation), how much cpu time other processes take: busy
+ * time of the whole machine ({@code /proc/stat}) minus the time of this JVM and every process it started
+ * ({@code /proc/<pid>/stat}, children it has reaped included). A benchmark that shares the machine with a build or another user's job
  * measures a share of the memory, not the memory: such a run is flagged, never silently averaged.
  *
  * <p>Linux only; elsewhere {@link #start} returns empty and the run says load was not monitored.
@@ -28,20 +29,28 @@ public final class LoadMonitor implements AutoCloseable {
 
     private final Path proc;
     private final int cpus;
+    /** This process and every process it started, as pids. */
+    private final Supplier<List<Long>> processTree;
     private final List<Sample> samples = new ArrayList<>();
     private final Thread sampler;
     private volatile boolean stopped;
 
-    private LoadMonitor(Path proc, int cpus) {
+    private LoadMonitor(Path proc, int cpus, Supplier<List<Long>> processTree) {
         this.proc = proc;
         this.cpus = cpus;
+        this.processTree = processTree;
         this.sampler = new Thread(this::sampleUntilStopped, "membound-load-monitor");
         this.sampler.setDaemon(true);
     }
 
     /** Starts sampling, or returns empty where {@code /proc/stat} cannot be read. */
     public static Optional<LoadMonitor> start(Path proc, int cpus) {
-        LoadMonitor monitor = new LoadMonitor(proc, cpus);
+        return start(proc, cpus, LoadMonitor::liveProcessTree);
+    }
+
+    /** As {@link #start(Path, int)}, counting the given processes as this one's (a test's recorded tree). */
+    static Optional<LoadMonitor> start(Path proc, int cpus, Supplier<List<Long>> processTree) {
+        LoadMonitor monitor = new LoadMonitor(proc, cpus, processTree);
         if (monitor.sample().isEmpty()) {
             return Optional.empty();
         }
@@ -50,7 +59,7 @@ public final class LoadMonitor implements AutoCloseable {
     }
 
     /** Cpus other processes used on average between two instants ({@link System#nanoTime()}). */
-    synchronized double otherCpus(long fromNanos, long toNanos) {
+    public synchronized double otherCpus(long fromNanos, long toNanos) {
         // The window from the last reading at or before the start to the first at or after the end.
         Sample first = null;
         Sample last = null;
@@ -110,9 +119,9 @@ public final class LoadMonitor implements AutoCloseable {
             long idle = Long.parseLong(fields[4]) + (fields.length > 5 ? Long.parseLong(fields[5]) : 0);
             long guest = (fields.length > 9 ? Long.parseLong(fields[9]) : 0) + (fields.length > 10 ? Long.parseLong(fields[10]) : 0);
             total -= guest;
-            long own = ticks(ProcessHandle.current().pid());
-            for (ProcessHandle child : ProcessHandle.current().descendants().toList()) {
-                own += ticks(child.pid());
+            long own = 0;
+            for (long pid : processTree.get()) {
+                own += ticks(pid);
             }
             Sample sample = new Sample(System.nanoTime(), total - idle, total, own);
             synchronized (this) {
@@ -122,6 +131,13 @@ public final class LoadMonitor implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
+    }
+
+    private static List<Long> liveProcessTree() {
+        List<Long> pids = new ArrayList<>();
+        pids.add(ProcessHandle.current().pid());
+        ProcessHandle.current().descendants().forEach(child -> pids.add(child.pid()));
+        return pids;
     }
 
     /** utime + stime + cutime + cstime of a process, in clock ticks; 0 once it is gone. */
