@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import membound.calibrator.store.ProfileStore;
-import membound.profile.Access;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
+import membound.vocabulary.AccessPattern;
 import membound.vocabulary.LinkKind;
 import membound.vocabulary.MemoryLevel;
 
@@ -137,7 +137,7 @@ class ProfileCommandsTest {
         assertEquals(27701.843e6, entry.streamBytesPerSecond().best());
         assertEquals("BabelStream 5.0 output", entry.provenance().source());
         assertTrue(entry.provenance().file().endsWith("babelstream-5.0-omp-text-double.txt"));
-        assertEquals(112e9, imported.device("cpu").orElseThrow().ceiling(MemoryLevel.DRAM, Access.TRIAD)
+        assertEquals(112e9, imported.device("cpu").orElseThrow().ceiling(MemoryLevel.DRAM, AccessPattern.TRIAD)
                 .orElseThrow().bytesPerSecond(), "an import never replaces a measured ceiling");
         assertEquals(spark.getFileName().toString(), imported.provenance().derivedFrom().get(0).file());
         assertTrue(imported.provenance().commandLine().startsWith("membound import --format babelstream "));
@@ -156,7 +156,7 @@ class ProfileCommandsTest {
         ok("import", "--format", "stream", TestProfiles.localFixture("stream-c-5.10-2threads-80M.txt").toString(),
                 "--into", bare.toString(), "--output", streamOut.toString());
         Profile stream = ProfileJson.read(streamOut);
-        assertEquals(22634.0e6, stream.device("cpu").orElseThrow().ceiling(MemoryLevel.DRAM, Access.TRIAD)
+        assertEquals(22634.0e6, stream.device("cpu").orElseThrow().ceiling(MemoryLevel.DRAM, AccessPattern.TRIAD)
                 .orElseThrow().bytesPerSecond(), "a device without a ceiling gets the imported one");
         assertTrue(stream.quality().flags().stream().anyMatch(f -> f.code().equals("fewer-threads-than-cores")));
 
@@ -164,7 +164,7 @@ class ProfileCommandsTest {
         ok("import", "--format", "likwid", TestProfiles.localFixture("likwid-bench-5.2.2-load_avx-N-1GB-2.txt")
                 .toString(), "--into", streamOut.toString(), "--output", likwidOut.toString());
         Profile likwid = ProfileJson.read(likwidOut);
-        assertEquals(29199.20e6, likwid.device("cpu").orElseThrow().ceiling(MemoryLevel.DRAM, Access.READ)
+        assertEquals(29199.20e6, likwid.device("cpu").orElseThrow().ceiling(MemoryLevel.DRAM, AccessPattern.READ)
                 .orElseThrow().bytesPerSecond());
         assertTrue(likwid.quality().flags().stream().anyMatch(f -> f.code().equals("no-spread")));
 
@@ -177,7 +177,7 @@ class ProfileCommandsTest {
         Profile gpu = ProfileJson.read(nvOut);
         assertEquals("NVIDIA GB10 (000f:01:00)", gpu.device("gpu").orElseThrow().name());
         assertEquals(List.of("cpu"), gpu.device("gpu").orElseThrow().unifiedMemoryWith());
-        assertEquals(2 * 112.387e9, gpu.device("gpu").orElseThrow().ceiling(MemoryLevel.DRAM, Access.COPY)
+        assertEquals(2 * 112.387e9, gpu.device("gpu").orElseThrow().ceiling(MemoryLevel.DRAM, AccessPattern.COPY)
                 .orElseThrow().bytesPerSecond(), 1);
         var c2c = gpu.link("cpu-gpu").orElseThrow();
         assertEquals(LinkKind.C2C, c2c.kind(), "a DGX Spark joins CPU and GPU by NVLink-C2C");

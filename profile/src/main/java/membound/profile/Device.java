@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import membound.vocabulary.AccessPattern;
 import membound.vocabulary.DeviceKind;
 import membound.vocabulary.MemoryLevel;
 import membound.vocabulary.Precision;
@@ -87,7 +88,7 @@ public record Device(
     }
 
     /** The ceiling for an access pattern at a level, when the profile has one. */
-    public Optional<LevelCeiling> ceiling(MemoryLevel level, Access access) {
+    public Optional<LevelCeiling> ceiling(MemoryLevel level, AccessPattern access) {
         return levels.stream().filter(c -> c.level() == level && c.access() == access).findFirst();
     }
 

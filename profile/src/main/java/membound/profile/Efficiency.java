@@ -3,6 +3,7 @@ package membound.profile;
 import java.util.ArrayList;
 import java.util.List;
 
+import membound.vocabulary.AccessPattern;
 import membound.vocabulary.MemoryLevel;
 import membound.vocabulary.Precision;
 
@@ -27,7 +28,9 @@ public record Efficiency(List<BandwidthRatio> bandwidth, List<ComputeRatio> comp
         for (Device device : devices) {
             nominal.memoryBandwidthOf(device.id()).ifPresent(n -> {
                 for (LevelCeiling ceiling : device.levels()) {
-                    if (ceiling.level() == MemoryLevel.DRAM && !"nominal".equals(ceiling.statistic())) {
+                    // STREAM bytes against the datasheet: an update's hardware-byte ceiling is no efficiency.
+                    if (ceiling.level() == MemoryLevel.DRAM && !"nominal".equals(ceiling.statistic())
+                            && !ceiling.inHardwareBytes()) {
                         bandwidth.add(new BandwidthRatio(device.id(), ceiling.access(), ceiling.bytesPerSecond(),
                                 n.bytesPerSecond(), ceiling.bytesPerSecond() / n.bytesPerSecond()));
                     }
@@ -54,7 +57,7 @@ public record Efficiency(List<BandwidthRatio> bandwidth, List<ComputeRatio> comp
      * @param nominalBytesPerSecond   the datasheet figure
      * @param ratio                   measured over nominal
      */
-    public record BandwidthRatio(String deviceId, Access access, double measuredBytesPerSecond,
+    public record BandwidthRatio(String deviceId, AccessPattern access, double measuredBytesPerSecond,
                                  double nominalBytesPerSecond, double ratio) {
         public BandwidthRatio {
             Checks.id("efficiency.deviceId", deviceId);

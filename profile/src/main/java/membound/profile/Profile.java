@@ -38,8 +38,12 @@ public record Profile(
     /** The value of the top-level {@code "schema"} key. */
     public static final String SCHEMA = "membound-profile";
 
-    /** The schema version this code reads and writes. */
-    public static final int SCHEMA_VERSION = 1;
+    /**
+     * The schema version this code writes. Version 2 keeps one DRAM (or cache) ceiling per access pattern, as the
+     * calibrator chose it, with the in-place update's beside the copy's; version 1 profiles are read and migrated
+     * ({@link ProfileMigration}).
+     */
+    public static final int SCHEMA_VERSION = 2;
 
     public Profile {
         Checks.present("host", host);

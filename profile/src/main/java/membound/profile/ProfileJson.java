@@ -84,10 +84,14 @@ public final class ProfileJson {
     /** Reads a profile from {@code json}; {@code file} names it in errors. */
     public static Profile read(byte[] json, String file) {
         JsonNode root = readTree(json, file, "profile");
-        checkSchema(root, file);
+        boolean migrated = checkSchema(root, file) < Profile.SCHEMA_VERSION;
+        if (migrated) {
+            ProfileMigration.fromVersion1((com.fasterxml.jackson.databind.node.ObjectNode) root);
+        }
         KnownFields.check(root, Profile.class, "", file);
         try {
-            return MAPPER.readerFor(Profile.class).readValue(json);
+            return migrated ? MAPPER.readerFor(Profile.class).readValue(root)
+                    : MAPPER.readerFor(Profile.class).readValue(json);
         } catch (IOException e) {
             throw describe("profile", file, e);
         }
@@ -182,7 +186,8 @@ public final class ProfileJson {
         }
     }
 
-    private static void checkSchema(JsonNode root, String file) {
+    /** The profile's schema version, which must be one this code reads (1, migrated, or {@value Profile#SCHEMA_VERSION}). */
+    private static long checkSchema(JsonNode root, String file) {
         JsonNode schema = root.get("schema");
         if (schema == null || !schema.isTextual() || !Profile.SCHEMA.equals(schema.textValue())) {
             throw new BadInputException("profile schema must be " + Profile.SCHEMA + ": file=" + file + ", schema="
@@ -190,17 +195,18 @@ public final class ProfileJson {
         }
         JsonNode version = root.get("schemaVersion");
         if (version == null || !version.isIntegralNumber()) {
-            throw new BadInputException("profile schemaVersion must be " + Profile.SCHEMA_VERSION + ": file=" + file
+            throw new BadInputException("profile schemaVersion must be 1 or " + Profile.SCHEMA_VERSION + ": file=" + file
                     + ", schemaVersion=" + (version == null ? "absent" : version.toString()));
         }
-        if (version.asLong() != Profile.SCHEMA_VERSION) {
+        if (version.asLong() < 1 || version.asLong() > Profile.SCHEMA_VERSION) {
             // Version 1 is the first: nothing older exists to migrate, anything newer needs a newer reader.
             String why = version.asLong() > Profile.SCHEMA_VERSION
                     ? " (written by a newer membound; read it with that version)"
                     : " (no such version was ever written)";
-            throw new BadInputException("profile schemaVersion must be " + Profile.SCHEMA_VERSION + ": file=" + file
+            throw new BadInputException("profile schemaVersion must be 1 or " + Profile.SCHEMA_VERSION + ": file=" + file
                     + ", schemaVersion=" + version.asLong() + why);
         }
+        return version.asLong();
     }
 
     /** A Jackson exception as one line: the file, where in it, and what is wrong. */
@@ -382,6 +388,15 @@ public final class ProfileJson {
     private static final class LabelReader extends StdDeserializer<Object> {
         private static final long serialVersionUID = 1L;
 
+        /** How errors name each word's field, as the schema document does. */
+        private static final java.util.Map<Class<?>, String> FIELD_NAMES = java.util.Map.of(
+                ProvenanceKind.class, "provenance.kind", membound.vocabulary.DeviceKind.class, "device.kind",
+                membound.vocabulary.LinkKind.class, "link.kind", membound.vocabulary.MemoryLevel.class, "level",
+                membound.vocabulary.AccessPattern.class, "access", ComputeEntry.Kind.class, "compute.kind",
+                ProductShape.Layout.class, "compute.shape.layout", Nominal.State.class, "state",
+                membound.vocabulary.Precision.class, "precision", LevelCeiling.ByteCounting.class,
+                "ceiling.byteCounting");
+
         LabelReader(Class<?> type) {
             super(type);
         }
@@ -392,7 +407,8 @@ public final class ProfileJson {
             if (p.currentToken() != JsonToken.VALUE_STRING) {
                 return ctxt.handleUnexpectedToken(handledType(), p);
             }
-            String what = p.currentName() == null ? handledType().getSimpleName() : p.currentName();
+            String what = FIELD_NAMES.getOrDefault(handledType(),
+                    p.currentName() == null ? handledType().getSimpleName() : p.currentName());
             return Labelled.parse((Class) handledType(), what, p.getText());
         }
     }

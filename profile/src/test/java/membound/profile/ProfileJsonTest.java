@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import membound.vocabulary.AccessPattern;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.MemoryLevel;
 import membound.vocabulary.Precision;
@@ -43,8 +44,8 @@ class ProfileJsonTest {
         Profile profile = ProfileJson.read(EXAMPLE);
         Device cpu = profile.device("cpu").orElseThrow();
         Device gpu = profile.device("gpu").orElseThrow();
-        assertEquals(112e9, cpu.ceiling(MemoryLevel.DRAM, Access.TRIAD).orElseThrow().bytesPerSecond());
-        assertEquals(232e9, gpu.ceiling(MemoryLevel.DRAM, Access.READ).orElseThrow().bytesPerSecond());
+        assertEquals(112e9, cpu.ceiling(MemoryLevel.DRAM, AccessPattern.TRIAD).orElseThrow().bytesPerSecond());
+        assertEquals(232e9, gpu.ceiling(MemoryLevel.DRAM, AccessPattern.READ).orElseThrow().bytesPerSecond());
         assertEquals(java.util.List.of("gpu"), cpu.unifiedMemoryWith());
         assertEquals(273e9, profile.nominal().memoryBandwidthOf("gpu").orElseThrow().bytesPerSecond());
         assertTrue(profile.nominal().computeOf("gpu", Precision.BF16).isEmpty(), "bf16 nominal is unknown");

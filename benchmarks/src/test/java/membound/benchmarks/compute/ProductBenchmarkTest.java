@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import membound.vocabulary.BadInputException;
 import membound.vocabulary.ProductShape;
 
 /** The training products at awkward shapes in every layout: computed right, checked, and a wrong C caught. */
@@ -91,8 +92,9 @@ class ProductBenchmarkTest {
     @ValueSource(strings = {"", "1024x1024:nn", "1024x1024x1024", "1024x1024x1024:xy", "ax1x1:nn", "0x4x4:nn",
         "4x4x99999:nn", "1x1x1:nn:tn", "0x4x4x4:nn", "1x2x3x4x5:nn", "x4x4x4:nn"})
     void shouldRejectAMalformedShapeNamingIt(String text) {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProductShape.parse(text));
-        assertTrue(e.getMessage().contains("batch=") || e.getMessage().contains("shape=" + text), e.getMessage());
+        BadInputException e = assertThrows(BadInputException.class, () -> ProductBenchmark.shapes(text));
+        assertTrue(e.getMessage().contains("batch=") || e.getMessage().contains("shape=" + text)
+                || e.getMessage().contains("products=" + text), e.getMessage());
     }
 
     @Test

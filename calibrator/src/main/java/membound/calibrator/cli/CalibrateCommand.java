@@ -172,7 +172,7 @@ public final class CalibrateCommand implements Callable<Integer> {
                 "CV", "vs nominal"));
         for (LevelCeiling ceiling : cpu.levels()) {
             var entry = cpu.bandwidthEntry(ceiling.bandwidthId()).orElseThrow();
-            var d = entry.streamBytesPerSecond();
+            var d = ceiling.inHardwareBytes() ? entry.hardwareBytesPerSecond() : entry.streamBytesPerSecond();
             String ratio = profile.efficiency().bandwidth().stream()
                     .filter(r -> r.deviceId().equals(cpu.id()) && r.access() == ceiling.access()
                             && ceiling.level() == membound.vocabulary.MemoryLevel.DRAM)

@@ -158,7 +158,8 @@ public final class ShowCommand implements Callable<Integer> {
             line(s, "device", title.toString());
             for (LevelCeiling c : d.levels()) {
                 String spread = d.bandwidthEntry(c.bandwidthId() == null ? "" : c.bandwidthId())
-                        .map(b -> spread(b.streamBytesPerSecond(), Figure.BYTES_PER_SECOND)).orElse("");
+                        .map(b -> spread(c.inHardwareBytes() ? b.hardwareBytesPerSecond() : b.streamBytesPerSecond(),
+                                Figure.BYTES_PER_SECOND)).orElse("");
                 String efficiency = p.efficiency().bandwidth().stream()
                         .filter(e -> e.deviceId().equals(d.id()) && e.access() == c.access()
                                 && c.level() == membound.vocabulary.MemoryLevel.DRAM)

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
+import membound.profile.Distribution;
 import membound.profile.LatencyEntry;
 import membound.profile.OperationEntry;
 import membound.profile.LevelCeiling;
@@ -41,8 +42,10 @@ public final class Figures {
                 String key = d + "/ceiling/" + ceiling.level() + "/" + ceiling.access();
                 BandwidthEntry source = ceiling.bandwidthId() == null ? null
                         : device.bandwidthEntry(ceiling.bandwidthId()).orElse(null);
-                Double low = source == null ? null : source.streamBytesPerSecond().low();
-                Double high = source == null ? null : source.streamBytesPerSecond().high();
+                Distribution spread = source == null ? null
+                        : ceiling.inHardwareBytes() ? source.hardwareBytesPerSecond() : source.streamBytesPerSecond();
+                Double low = spread == null ? null : spread.low();
+                Double high = spread == null ? null : spread.high();
                 put(figures, new Figure(key, Figure.BYTES_PER_SECOND, true, ceiling.bytesPerSecond(),
                         ceiling.statistic(), low, high, Figure.describe(ceiling.provenance())));
             }

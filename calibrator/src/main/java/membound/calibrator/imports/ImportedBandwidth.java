@@ -1,8 +1,9 @@
 package membound.calibrator.imports;
 
-import membound.profile.Access;
+import membound.calibrator.ceiling.CeilingRule;
 import membound.profile.Distribution;
 import membound.profile.Provenance;
+import membound.vocabulary.AccessPattern;
 
 /**
  * One bandwidth figure read from a tool's output, in STREAM-convention bytes.
@@ -15,20 +16,12 @@ import membound.profile.Provenance;
  * @param streamBytesPerSecond the rates
  * @param provenance      the tool, its version, the kernel as the tool names it, the file and settings
  */
-public record ImportedBandwidth(String kernel, Access access, String elementType, Integer threads,
+public record ImportedBandwidth(String kernel, AccessPattern access, String elementType, Integer threads,
                                 Long workingSetBytes, Distribution streamBytesPerSecond, Provenance provenance) {
 
-    /** The access pattern a STREAM-named kernel measures, or null for kernels that are none of them. */
-    static Access accessOf(String kernel) {
-        return switch (kernel) {
-            case "copy" -> Access.COPY;
-            case "scale" -> Access.SCALE;
-            case "add" -> Access.ADD;
-            case "triad" -> Access.TRIAD;
-            case "dot", "load", "sum" -> Access.READ;
-            case "store", "fill" -> Access.WRITE;
-            default -> null;
-        };
+    /** The access pattern a kernel's figure stands for, by the kernel table (the calibrator's one rule). */
+    static AccessPattern accessOf(String kernel) {
+        return CeilingRule.patternOf(kernel).orElse(null);
     }
 
     static String elementType(int bytes) {

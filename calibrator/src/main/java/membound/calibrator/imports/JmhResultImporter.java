@@ -7,16 +7,15 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import org.HdrHistogram.Histogram;
 
 import membound.benchmarks.stream.ElementType;
 import membound.benchmarks.stream.StreamBenchmark;
 import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
-import membound.vocabulary.BadInputException;
 import membound.profile.Distribution;
 import membound.profile.Provenance;
+import membound.vocabulary.BadInputException;
 
 /**
  * Reads the JMH result JSON of membound's own suite ({@code mvn -pl benchmarks jmh:run}, {@code java -jar

@@ -9,11 +9,11 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import membound.vocabulary.BadInputException;
 import membound.profile.Distribution;
 import membound.profile.Link;
-import membound.profile.Provenance;
 import membound.profile.ProfileJson;
+import membound.profile.Provenance;
+import membound.vocabulary.BadInputException;
 
 /**
  * nvbandwidth's {@code -j} JSON: {@code {"nvbandwidth": {"version", "testcases": [{"name", "status",

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
 
+import membound.calibrator.ceiling.CeilingRule;
 import membound.profile.BandwidthEntry;
 import membound.profile.Device;
 import membound.profile.Host;
@@ -16,6 +17,7 @@ import membound.profile.Link;
 import membound.profile.Profile;
 import membound.profile.Provenance;
 import membound.profile.Quality;
+import membound.vocabulary.AccessPattern;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.DeviceKind;
 import membound.vocabulary.LinkKind;
@@ -87,6 +89,7 @@ public final class ProfileImport {
             List<LevelCeiling> ceilings = new ArrayList<>(device.levels());
             Set<String> ids = new HashSet<>();
             entries.forEach(e -> ids.add(e.id()));
+            Set<String> importedIds = new HashSet<>();
             for (ImportedBandwidth figure : figures.bandwidth()) {
                 checkFits(profile.host(), device, figure, context.file());
                 String id = unique(ids, deviceId + "-" + slug(figures.tool()) + "-" + figure.kernel() + "-"
@@ -96,11 +99,10 @@ public final class ProfileImport {
                         figure.provenance());
                 entries.add(entry);
                 added.add(deviceId + " bandwidth " + id);
-                if (figure.access() != null && ceilings.stream()
-                        .noneMatch(c -> c.level() == MemoryLevel.DRAM && c.access() == figure.access())) {
-                    ceilings.add(LevelCeiling.of(figure.access(), entry));
-                    added.add(deviceId + " ceiling DRAM " + figure.access() + " from " + id);
+                if (figure.access() != null) {
+                    takeCeiling(ceilings, entries, importedIds, figure.access(), entry, deviceId, added);
                 }
+                importedIds.add(id);
                 flags.addAll(flagsFor(profile.host(), device, entry, figure));
             }
             profile = profile.withDevice(device.withBandwidth(entries).withLevels(ceilings));
@@ -151,6 +153,37 @@ public final class ProfileImport {
                         context.now(), context.inputProfile()))
                 .withDerivedEfficiency();
         return new Result(profile, added, newFlags, figures.skipped());
+    }
+
+    /**
+     * An imported DRAM figure becomes its pattern's ceiling by the calibrator's rule: where the device has none of
+     * that pattern, or where the one there came from this same import by a kernel that only stands in for the
+     * pattern (BabelStream's Mul before its Copy). A ceiling the device already had is never replaced. A copy
+     * ceiling brings the in-place update ceiling beside it where its entry counted hardware bytes.
+     */
+    private static void takeCeiling(List<LevelCeiling> ceilings, List<BandwidthEntry> entries, Set<String> importedIds,
+                                    AccessPattern pattern, BandwidthEntry entry, String deviceId, List<String> added) {
+        LevelCeiling current = ceilings.stream().filter(c -> c.level() == MemoryLevel.DRAM && c.access() == pattern)
+                .findFirst().orElse(null);
+        if (current != null) {
+            BandwidthEntry from = entries.stream().filter(e -> e.id().equals(current.bandwidthId())).findFirst()
+                    .orElse(null);
+            if (from == null || !importedIds.contains(from.id()) || !CeilingRule.better(entry, from)) {
+                return;
+            }
+            ceilings.removeIf(c -> c.level() == MemoryLevel.DRAM && (c.access() == pattern
+                    || (pattern == AccessPattern.COPY && c.access() == AccessPattern.UPDATE)));
+        }
+        ceilings.add(LevelCeiling.of(pattern, entry));
+        added.add(deviceId + " ceiling DRAM " + pattern + " from " + entry.id());
+        if (pattern == AccessPattern.COPY && ceilings.stream()
+                .noneMatch(c -> c.level() == MemoryLevel.DRAM && c.access() == AccessPattern.UPDATE)) {
+            LevelCeiling.updateOf(entry).ifPresent(update -> {
+                ceilings.add(update);
+                added.add(deviceId + " ceiling DRAM " + AccessPattern.UPDATE + " from " + entry.id()
+                        + " (hardware bytes)");
+            });
+        }
     }
 
     /**

@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import membound.vocabulary.BadInputException;
 import membound.profile.ProfileJson;
+import membound.vocabulary.BadInputException;
 
 /**
  * The text another tool printed, line by line, with errors that name the tool, the file and the line.

@@ -13,25 +13,22 @@ import org.openjdk.jmh.results.RunResult;
 
 import membound.benchmarks.latency.LatencyBenchmark;
 import membound.benchmarks.placement.CpuBinding;
-import membound.benchmarks.placement.Placement;
 import membound.benchmarks.results.ComputeResult;
 import membound.benchmarks.results.ElementwiseResult;
 import membound.benchmarks.results.LatencyResult;
 import membound.benchmarks.results.StreamResult;
 import membound.benchmarks.sizing.CacheSizes;
-import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
+import membound.calibrator.ceiling.CeilingRule;
 import membound.hardware.catalog.DeviceSpec;
 import membound.hardware.catalog.PlatformSpec;
 import membound.hardware.host.Host;
-import membound.profile.Access;
 import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.Distribution;
 import membound.profile.Efficiency;
 import membound.profile.LatencyEntry;
-import membound.profile.LevelCeiling;
 import membound.profile.Nominal;
 import membound.profile.OperationEntry;
 import membound.profile.Profile;
@@ -148,7 +145,7 @@ final class ProfileBuilder {
         Optional<DeviceSpec> gpuSpec = platform.flatMap(PlatformSpec::gpu);
         boolean unified = platform.map(PlatformSpec::unifiedMemory).orElse(false) && gpuSpec.isPresent();
         Device cpu = new Device(CPU, DeviceKind.CPU, cpuName(), memory(), unified ? List.of(GPU) : List.of(),
-                bandwidth, ceilings(bandwidth), scaling(bandwidth), latency, compute, tenants, operations);
+                bandwidth, CeilingRule.ceilings(bandwidth), scaling(bandwidth), latency, compute, tenants, operations);
         devices.add(cpu);
         gpuSpec.ifPresent(gpu -> devices.add(Device.of(GPU, DeviceKind.GPU, gpu.name(),
                 new Device.Memory((long) gpu.memoryCapacityBytes().value(), null,
@@ -169,7 +166,7 @@ final class ProfileBuilder {
         String id = String.join("-", workload.kernel().name().toLowerCase(Locale.ROOT),
                 workload.elementType().javaName(), implementation, workload.threads() + "t",
                 stream.workingSetLabel().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]", ""));
-        if (!isAllCpus(stream.placement())) {
+        if (!CeilingRule.isAllCpus(stream.placement())) {
             // The same kernel, team size and working set is measured on each core type: the id says which.
             id += "-" + stream.placement().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]+", "-");
         }
@@ -296,52 +293,11 @@ final class ProfileBuilder {
                 + (figure.shape() != null ? "-" + figure.shape().toString().replace(':', '-') : "");
     }
 
-    /**
-     * One ceiling per (level, access): from the Vector API kernel on doubles with the largest team, the
-     * configuration a training step's CPU-side work runs in. Dot and Nstream have no access pattern of their
-     * own and stay as bandwidth entries only.
-     */
-    static List<LevelCeiling> ceilings(List<BandwidthEntry> bandwidth) {
-        Map<String, BandwidthEntry> chosen = new LinkedHashMap<>();
-        for (BandwidthEntry entry : bandwidth) {
-            Access access = access(entry.kernel());
-            // A core type's or cluster's figure describes part of the machine: the model's ceilings are all cpus'.
-            if (access == null || !isAllCpus(entry.placement()) || !entry.elementType().equals("double")
-                    || !entry.provenance().kernel().endsWith("(vector)")) {
-                continue;
-            }
-            String key = entry.level() + "/" + access;
-            BandwidthEntry current = chosen.get(key);
-            if (current == null || entry.threads() > current.threads()) {
-                chosen.put(key, entry);
-            }
-        }
-        return chosen.values().stream().map(entry -> LevelCeiling.of(access(entry.kernel()), entry)).toList();
-    }
-
-    /** True for a figure measured on every cpu (or imported without a placement). */
-    static boolean isAllCpus(String placement) {
-        return placement == null || placement.equals(Placement.ALL);
-    }
-
-    static Access access(String kernel) {
-        return switch (StreamKernel.of(kernel)) {
-            case SUM -> Access.READ;
-            case FILL -> Access.WRITE;
-            case COPY -> Access.COPY;
-            case SCALE -> Access.SCALE;
-            case ADD -> Access.ADD;
-            case TRIAD -> Access.TRIAD;
-            case DOT, NSTREAM -> null;
-        };
-    }
-
     /** Triad at DRAM on doubles, by team size, where more than one team size was measured. */
     static List<ScalingCurve> scaling(List<BandwidthEntry> bandwidth) {
         Map<Integer, BandwidthEntry> byThreads = new TreeMap<>();
         for (BandwidthEntry entry : bandwidth) {
-            if (entry.kernel().equals("triad") && entry.level() == MemoryLevel.DRAM && isAllCpus(entry.placement())
-                    && entry.elementType().equals("double") && entry.provenance().kernel().endsWith("(vector)")) {
+            if (CeilingRule.isScalingPoint(entry)) {
                 byThreads.putIfAbsent(entry.threads(), entry);
             }
         }

@@ -12,10 +12,10 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 import membound.calibrator.Fixtures;
-import membound.profile.Access;
 import membound.profile.Distribution;
 import membound.profile.Link;
 import membound.profile.ProvenanceKind;
+import membound.vocabulary.AccessPattern;
 
 /** Each importer on real (or format-exact) output, checked against the figures printed in the file. */
 class ImportersTest {
@@ -46,7 +46,7 @@ class ImportersTest {
         assertEquals(3 * 80_000_000L * 8, k.get("triad").workingSetBytes());
         assertEquals(2, k.get("triad").threads());
         assertEquals("double", k.get("triad").elementType());
-        assertEquals(Access.TRIAD, k.get("triad").access());
+        assertEquals(AccessPattern.TRIAD, k.get("triad").access());
         assertEquals(ProvenanceKind.IMPORTED, k.get("triad").provenance().kind());
         assertEquals("Triad", k.get("triad").provenance().kernel());
         assertTrue(k.get("triad").provenance().file().endsWith("stream-c-5.10-2threads-80M.txt"));
@@ -65,7 +65,7 @@ class ImportersTest {
         assertEquals(27068.992e6, k.get("add").streamBytesPerSecond().best());
         assertEquals(27701.843e6, k.get("triad").streamBytesPerSecond().best());
         assertEquals(22622.630e6, k.get("dot").streamBytesPerSecond().best());
-        assertEquals(Access.READ, k.get("dot").access());
+        assertEquals(AccessPattern.READ, k.get("dot").access());
         assertEquals(2L * 67108864 * 8, k.get("copy").workingSetBytes());
         assertEquals(2L * 67108864 * 8 / 0.07255, k.get("copy").streamBytesPerSecond().worst(),
                 1e9 * PRINTED_TIME_PRECISION * 10);
@@ -119,7 +119,7 @@ class ImportersTest {
         assertEquals(22161.77e6, copy.streamBytesPerSecond().best());
         ImportedBandwidth load = ImportFormat.LIKWID.parse(
                 Fixtures.local("likwid-bench-5.2.2-load_avx-N-1GB-2.txt"), 0).bandwidth().get(0);
-        assertEquals(Access.READ, load.access());
+        assertEquals(AccessPattern.READ, load.access());
         assertEquals(29199.20e6, load.streamBytesPerSecond().best());
     }
 

@@ -14,8 +14,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import membound.calibrator.Fixtures;
+import membound.vocabulary.AccessPattern;
 import membound.vocabulary.BadInputException;
-import membound.profile.Access;
 
 /** The raw JMH JSON of membound's own suite, as `membound import --format jmh` reads it. */
 class JmhResultImporterTest {
@@ -36,7 +36,7 @@ class JmhResultImporterTest {
         assertEquals(6, figures.bandwidth().size());
         ImportedBandwidth triad = figures.bandwidth().get(0);
         assertEquals("triad", triad.kernel());
-        assertEquals(Access.TRIAD, triad.access());
+        assertEquals(AccessPattern.TRIAD, triad.access());
         assertEquals(2, triad.threads());
         assertEquals(3L * (32 << 20), triad.workingSetBytes());
         assertEquals(266, triad.streamBytesPerSecond().samples());
@@ -45,7 +45,7 @@ class JmhResultImporterTest {
         assertEquals(TRIAD_BYTES_PER_PASS / MEDIAN_PASS_MICROS * 1e6, triad.streamBytesPerSecond().median(),
                 triad.streamBytesPerSecond().median() * 2e-3);
         assertTrue(triad.provenance().settings().containsKey("param.workingSet"));
-        assertEquals(Access.READ, figures.bandwidth().stream().filter(b -> b.kernel().equals("sum")).findFirst()
+        assertEquals(AccessPattern.READ, figures.bandwidth().stream().filter(b -> b.kernel().equals("sum")).findFirst()
                 .orElseThrow().access());
         assertEquals(2, figures.skipped().size(), "the two latency results are listed as not imported");
     }

@@ -21,11 +21,12 @@ import membound.calibrator.store.ProfileStore;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
 import membound.hardware.host.SystemFiles;
-import membound.profile.Access;
+import membound.calibrator.ceiling.CeilingRule;
 import membound.profile.BandwidthEntry;
 import membound.profile.Distribution;
 import membound.profile.LevelCeiling;
 import membound.profile.Provenance;
+import membound.vocabulary.AccessPattern;
 import membound.vocabulary.MemoryLevel;
 
 /** What calibrate plans on a host with two core types (the GB10 fixture) and on one with one: no run needed. */
@@ -113,10 +114,10 @@ class CalibrationPlanTest {
         BandwidthEntry x925 = triad("triad-x925", "Cortex-X925", 300e9);
         BandwidthEntry all = triad("triad-all", "all", 200e9);
 
-        List<LevelCeiling> ceilings = ProfileBuilder.ceilings(List.of(x925, all));
+        List<LevelCeiling> ceilings = CeilingRule.ceilings(List.of(x925, all));
 
         assertEquals(1, ceilings.size());
-        assertEquals(Access.TRIAD, ceilings.get(0).access());
+        assertEquals(AccessPattern.TRIAD, ceilings.get(0).access());
         assertEquals("triad-all", ceilings.get(0).bandwidthId());
         assertTrue(ProfileBuilder.scaling(List.of(x925, all)).isEmpty(), "one all-cpu team size is no curve");
     }
@@ -124,6 +125,6 @@ class CalibrationPlanTest {
     private static BandwidthEntry triad(String id, String placement, double bytesPerSecond) {
         return new BandwidthEntry(id, "triad", "double", 20, placement, 3L << 30, MemoryLevel.DRAM,
                 Distribution.single(bytesPerSecond), null,
-                Provenance.measured("StreamBenchmark Triad (vector)", null, Map.of()));
+                Provenance.measured("StreamBenchmark Triad (vector)", null, Map.of("param.implementation", "vector")));
     }
 }

@@ -24,12 +24,12 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import membound.benchmarks.suite.SuiteBenchmark;
 import membound.benchmarks.suite.SuiteRequest;
 import membound.calibrator.store.ProfileStore;
-import membound.profile.Access;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
 import membound.profile.TenantEntry;
+import membound.vocabulary.AccessPattern;
 import membound.vocabulary.MemoryLevel;
 
 /**
@@ -75,7 +75,7 @@ class CalibratorTest {
         assertTrue(cpu.bandwidth().stream().allMatch(b -> b.streamBytesPerSecond().median() != null
                 && b.hardwareBytesPerSecond() != null && b.provenance().settings().containsKey("param.kernel")));
         Set<String> ceilings = cpu.levels().stream().map(c -> c.level() + "/" + c.access()).collect(Collectors.toSet());
-        assertTrue(ceilings.contains(MemoryLevel.L1 + "/" + Access.TRIAD), ceilings::toString);
+        assertTrue(ceilings.contains(MemoryLevel.L1 + "/" + AccessPattern.TRIAD), ceilings::toString);
         assertTrue(cpu.threadScaling().isEmpty(), "only Triad at DRAM makes a scaling curve");
         assertEquals(1, cpu.latency().size());
         assertEquals(3 + 2, cpu.compute().size(), "FMA peaks, the GEMM and one entry per product shape");

@@ -22,6 +22,20 @@ public record Link(String id, String name, Kind kind, Ceiling bandwidth, double 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
         }
+
+        /**
+         * What a link of this kind carries for the model: NVLink between GPUs is peer traffic, a network port
+         * machine to machine, PCIe and NVLink-C2C reach the host's memory, except a C2C link between two devices of
+         * the same kind (two Grace CPUs), which is peer traffic.
+         */
+        public static Kind of(membound.vocabulary.LinkKind kind, boolean betweenLikeDevices) {
+            return switch (kind) {
+                case NVLINK -> PEER;
+                case NETWORK -> NETWORK;
+                case PCIE -> HOST;
+                case C2C -> betweenLikeDevices ? PEER : HOST;
+            };
+        }
     }
 
     public Link {

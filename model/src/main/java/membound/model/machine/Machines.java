@@ -1,169 +1,38 @@
 package membound.model.machine;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 
-import membound.hardware.catalog.Catalog;
-import membound.hardware.catalog.DeviceSpec;
-import membound.hardware.catalog.Figure;
-import membound.hardware.catalog.LinkSpec;
-import membound.hardware.catalog.PlatformSpec;
-import membound.model.Defaults;
-import membound.profile.Access;
-import membound.profile.ComputeEntry;
-import membound.profile.LevelCeiling;
-import membound.profile.Nominal;
-import membound.profile.OperationEntry;
 import membound.profile.Profile;
-import membound.profile.ProfileJson;
-import membound.profile.Provenance;
-import membound.profile.Quality;
-import membound.profile.TenantEntry;
-import membound.vocabulary.AccessPattern;
-import membound.vocabulary.BadInputException;
-import membound.vocabulary.DeviceKind;
-import membound.vocabulary.MemoryLevel;
 import membound.vocabulary.Precision;
-import membound.vocabulary.ProductShape;
-import membound.vocabulary.RowOperation;
 
 /**
- * Builds the model's {@link Machine} from the two places figures come from: a datasheet entry of
- * the hardware catalog (with the published third-party measurements the model knows as its
- * measured basis) and a calibrated profile (measured ceilings, with its nominal figures as the
- * datasheet basis). The roofline never sees either format.
- *
- * <p>The training device is the GPU where there is one, else the CPU; the other device, if any,
- * is the host memory that offloading goes to.
+ * The model's {@link Machine}s from the two places figures come from: a datasheet entry of the hardware catalog
+ * ({@link CatalogMachines}) and a calibrated profile ({@link ProfileMachines}). The roofline never sees either format.
  */
 public final class Machines {
 
     private Machines() {
     }
 
-    // ---- catalog ----
-
+    /** The catalog's ids. */
     public static List<String> catalogIds() {
-        return Catalog.builtIn().ids();
+        return CatalogMachines.catalogIds();
     }
 
     public static Machine datasheet(String idOrAlias) {
-        return datasheet(idOrAlias, Overrides.NONE);
+        return CatalogMachines.datasheet(idOrAlias);
     }
 
     /** A catalog entry by id or alias ({@code dgx-spark}, {@code spark}, {@code h100}); close matches on a miss. */
     public static Machine datasheet(String idOrAlias, Overrides overrides) {
-        PlatformSpec spec = Catalog.builtIn().require(idOrAlias);
-        return fromCatalog(spec, overrides, idOrAlias);
+        return CatalogMachines.datasheet(idOrAlias, overrides);
     }
 
-    static Machine fromCatalog(PlatformSpec spec, Overrides overrides, String asked) {
-        ThirdPartyFigures.Known known = ThirdPartyFigures.of(spec.id());
-        Optional<DeviceSpec> gpu = spec.gpu();
-        DeviceSpec trainer = gpu.orElseGet(() -> spec.cpu().orElse(spec.devices().get(0)));
-        List<String> names = List.of(spec.id(), asked == null ? spec.id() : asked);
-        Map<Precision, Double> peakOverrides = overrides.peakFlops(names);
-        Device device = catalogDevice(spec, trainer, known, peakOverrides);
-        Device host = null;
-        if (gpu.isPresent() && spec.cpu().isPresent()) {
-            host = catalogDevice(spec, spec.cpu().get(), null, Map.of());
-        }
-        List<Link> links = new ArrayList<>();
-        for (LinkSpec l : spec.links()) {
-            links.add(new Link(l.id(), l.id() + " (" + l.kind().longName() + ")",
-                    linkKind(l), Ceiling.datasheet(l.bytesPerSecondPerDirection().value(), l.bytesPerSecondPerDirection().source()),
-                    0, "no latency figure in the catalog: taken as 0"));
-        }
-        List<String> notes = new ArrayList<>();
-        if (known == null) {
-            notes.add(spec.name() + ": no published measurements known to the model: the measured column repeats "
-                    + "the datasheet figures (GEMMs at " + Defaults.GEMM_FRACTION_OF_PEAK + " of peak)");
-        }
-        String source = "datasheet catalog entry " + spec.id() + (known != null ? ", with third-party measurements" : "");
-        Machine machine = new Machine(spec.id(), spec.name(), source, device, host, links, null, notes);
-        // Peaks were applied while building the device (it may have had none); bandwidth now.
-        Double bandwidth = overrides.memoryBandwidth(names);
-        return bandwidth == null ? machine : machine.withMemoryBandwidth(bandwidth);
-    }
-
-    private static Device catalogDevice(PlatformSpec spec, DeviceSpec d, ThirdPartyFigures.Known known,
-                                        Map<Precision, Double> peakOverrides) {
-        boolean gpu = d.kind() == DeviceKind.GPU;
-        long capacity = (long) d.memoryCapacityBytes().value();
-        String capacitySource = d.memoryCapacityBytes().source();
-        if (gpu && known != null && known.usableCapacityBytes() > 0) {
-            capacity = known.usableCapacityBytes();
-            capacitySource = known.capacitySource();
-        }
-        Figure nominal = d.memoryBandwidthBytesPerSecond();
-        Map<AccessPattern, Ceiling> bandwidth = new EnumMap<>(AccessPattern.class);
-        for (AccessPattern pattern : AccessPattern.values()) {
-            Ceiling c = Ceiling.datasheet(nominal.value(), nominal.source());
-            if (gpu && known != null && !Double.isNaN(known.readBytesPerSecond())) {
-                c = c.withMeasured(known.readBytesPerSecond(), pattern == AccessPattern.READ ? known.readSource()
-                        : known.readSource() + "; no " + pattern.name().toLowerCase(Locale.ROOT)
-                        + " measurement: the read figure stands in");
-            }
-            bandwidth.put(pattern, c);
-        }
-        Map<Precision, ComputeCeiling> compute = new EnumMap<>(Precision.class);
-        for (Precision p : Precision.TRAINING) {
-            Optional<Figure> dense = d.densePeak(p);
-            Optional<Figure> sparse = d.sparsePeak(p);
-            Double derived = known == null ? null : known.derivedPeakFlopsPerSecond().get(p);
-            Double measured = known == null || !gpu ? null : known.gemmFlopsPerSecond().get(p);
-            Ceiling peak = null;
-            if (dense.isPresent()) {
-                peak = Ceiling.datasheet(dense.get().value(), dense.get().source());
-            } else if (derived != null) {
-                peak = Ceiling.datasheet(derived, known.derivedSource());
-            }
-            Ceiling attainable = null;
-            if (peak != null) {
-                attainable = Ceiling.datasheet(peak.datasheet() * Defaults.GEMM_FRACTION_OF_PEAK,
-                        Defaults.GEMM_FRACTION_SOURCE + " (" + peak.datasheetSource() + ")");
-            }
-            if (measured != null) {
-                attainable = attainable == null ? Ceiling.measured(measured, known.gemmSource())
-                        : attainable.withMeasured(measured, known.gemmSource());
-                if (peak == null) {
-                    peak = Ceiling.measured(measured, known.gemmSource() + "; no datasheet peak: the measured GEMM rate stands in");
-                }
-            }
-            if (peak == null) {
-                continue;
-            }
-            Ceiling sparseCeiling = sparse.map(f -> Ceiling.datasheet(f.value(), f.source())).orElse(null);
-            compute.put(p, new ComputeCeiling(p, peak, attainable, sparseCeiling));
-        }
-        applyPeakOverrides(compute, peakOverrides);
-        Ceiling vector = d.densePeak(Precision.FP32)
-                .map(f -> Ceiling.datasheet(f.value(), f.source() + "; FP32 outside the tensor cores")).orElse(null);
-        MemoryTier main = new MemoryTier("main memory", capacity, bandwidth);
-        return new Device(spec.id() + "/" + d.id(), d.name(), gpu ? DeviceKind.GPU : DeviceKind.CPU, capacity,
-                capacitySource, d.unifiedMemory(), List.of(main), compute, vector);
-    }
-
-    private static Link.Kind linkKind(LinkSpec l) {
-        return switch (l.kind()) {
-            case NVLINK -> Link.Kind.PEER;
-            case NETWORK -> Link.Kind.NETWORK;
-            case PCIE -> Link.Kind.HOST;
-            case C2C -> l.from().equals(l.to()) ? Link.Kind.PEER : Link.Kind.HOST;
-        };
-    }
-
-    // ---- profile ----
-
+    /** The profile in {@code file}, on {@code deviceId} (null: its GPU if it measured one, else its CPU). */
     public static Machine profile(Path file, String deviceId, Overrides overrides) {
-        Profile profile = ProfileJson.read(file);
-        return fromProfile(profile, file.toString(), deviceId, overrides);
+        return ProfileMachines.profile(file, deviceId, overrides);
     }
 
     /**
@@ -171,341 +40,13 @@ public final class Machines {
      * @param deviceId the device to train on, or null for the GPU if there is one, else the CPU
      */
     public static Machine fromProfile(Profile profile, String origin, String deviceId, Overrides overrides) {
-        membound.profile.Device trainer = chooseDevice(profile, origin, deviceId);
-        String platformId = profile.nominal().platformId();
-        PlatformSpec spec = platformId == null ? null : Catalog.builtIn().find(platformId).orElse(null);
-        // The third-party figures the model knows for a platform are its accelerator's: a CPU never gets them.
-        ThirdPartyFigures.Known known = platformId == null || trainer.kind() == DeviceKind.CPU ? null
-                : ThirdPartyFigures.of(platformId);
-        String id = "profile:" + Path.of(origin).getFileName();
-        List<String> names = List.of(id, String.valueOf(Path.of(origin).getFileName()), "profile",
-                platformId == null ? "profile" : platformId);
-        List<String> notes = new ArrayList<>();
-        Device device = profileDevice(profile, trainer, origin, known, overrides.peakFlops(names), notes);
-        Device host = null;
-        if (trainer.kind() != DeviceKind.CPU) {
-            for (membound.profile.Device d : profile.devices()) {
-                if (d.kind() == DeviceKind.CPU) {
-                    host = profileDevice(profile, d, origin, null, Map.of(), new ArrayList<>());
-                    break;
-                }
-            }
-        }
-        List<Link> links = new ArrayList<>();
-        for (membound.profile.Link l : profile.links()) {
-            Link.Kind kind = switch (l.kind()) {
-                case C2C, PCIE -> Link.Kind.HOST;
-                case NVLINK -> Link.Kind.PEER;
-                case NETWORK -> Link.Kind.NETWORK;
-            };
-            Ceiling bandwidth = null;
-            if (l.bandwidthBytesPerSecond() != null) {
-                bandwidth = Ceiling.measured(l.bandwidthBytesPerSecond().typical(), describe(l.provenance()) + " (profile " + origin + ")");
-            }
-            if (spec != null) {
-                for (LinkSpec ls : spec.links()) {
-                    if (linkKind(ls) == kind) {
-                        Figure f = ls.bytesPerSecondPerDirection();
-                        bandwidth = bandwidth == null ? Ceiling.datasheet(f.value(), f.source())
-                                : bandwidth.withDatasheet(f.value(), f.source());
-                        break;
-                    }
-                }
-            }
-            if (bandwidth == null) {
-                continue;
-            }
-            double latency = l.latencyNanos() == null ? 0 : l.latencyNanos() * 1e-9;
-            links.add(new Link(l.id(), l.id() + " (" + l.kind() + ", " + l.from() + " to " + l.to() + ")", kind,
-                    bandwidth, latency, l.latencyNanos() == null ? "no latency in the profile: taken as 0"
-                    : "profile " + origin));
-        }
-        for (Quality.Flag flag : profile.quality().flags()) {
-            if (flag.deviceId() == null || flag.deviceId().equals(trainer.id())) {
-                notes.add("profile quality " + flag.code() + ": " + flag.message());
-            }
-        }
-        String source = "profile " + origin + " (" + profile.host().hostname() + ", " + profile.provenance().createdUtc()
-                + (platformId != null ? ", platform " + platformId : "") + ")";
-        Machine machine = new Machine(id, profile.host().hostname() + " (" + trainer.name() + ")", source, device, host,
-                links, tenantsCurve(trainer, origin), notes);
-        Double bandwidth = overrides.memoryBandwidth(names);
-        return bandwidth == null ? machine : machine.withMemoryBandwidth(bandwidth);
+        return ProfileMachines.fromProfile(profile, origin, deviceId, overrides);
     }
 
-    private static membound.profile.Device chooseDevice(Profile profile, String origin, String deviceId) {
-        if (deviceId != null) {
-            return profile.device(deviceId).orElseThrow(() -> new BadInputException(
-                    "device must be one of the profile's devices (" + String.join(", ",
-                            profile.devices().stream().map(membound.profile.Device::id).toList()) + "): device="
-                            + deviceId + ", file=" + origin));
-        }
-        for (membound.profile.Device d : profile.devices()) {
-            if (d.kind() != DeviceKind.CPU && (!d.compute().isEmpty() || !d.levels().isEmpty())) {
-                return d;
-            }
-        }
-        for (membound.profile.Device d : profile.devices()) {
-            if (d.kind() == DeviceKind.CPU) {
-                return d;
-            }
-        }
-        if (profile.devices().isEmpty()) {
-            throw new BadInputException("profile must describe at least one device: file=" + origin + ", devices=[]");
-        }
-        return profile.devices().get(0);
-    }
-
-    /** How much faster than DRAM a cache level's measured rate must be to count as a cache. */
-    static final double CACHE_MARGIN = 1.10;
-
-    /**
-     * A cache level whose measured bandwidth is not more than {@link #CACHE_MARGIN} times main memory's, for every
-     * pattern both have, did not hold its working set: the calibrator sized it from a cache size the host reported
-     * (a VM's CPUID can report a whole socket's last-level cache, or more), and the model would otherwise run every
-     * operation of that size at a rate measured on data that came from DRAM, by the pattern that level has (usually
-     * only Triad). Such a level is left out, and the machine's notes say so.
-     */
-    private static boolean fasterThanMainMemory(MemoryTier cache, MemoryTier dram, String origin, List<String> notes) {
-        for (Map.Entry<AccessPattern, Ceiling> entry : cache.bandwidth().entrySet()) {
-            Ceiling own = entry.getValue();
-            Ceiling main = dram.bandwidth().get(entry.getKey());
-            if (main == null || !own.hasMeasured() || !main.hasMeasured()
-                    || own.measured() > main.measured() * CACHE_MARGIN) {
-                return true;
-            }
-        }
-        Map.Entry<AccessPattern, Ceiling> first = cache.bandwidth().entrySet().iterator().next();
-        notes.add(String.format(Locale.ROOT, "%s left out: its measured %s %.1f GB/s is not above DRAM's %.1f GB/s "
-                        + "(profile %s): its working set did not stay in the cache, so operations of its size run at "
-                        + "main memory's rates", cache.name(), first.getKey().label(), first.getValue().measured() / 1e9,
-                dram.bandwidth().get(first.getKey()).measured() / 1e9, origin));
-        return false;
-    }
-
-    private static Device profileDevice(Profile profile, membound.profile.Device d, String origin,
-                                        ThirdPartyFigures.Known known, Map<Precision, Double> peakOverrides,
-                                        List<String> notes) {
-        Long capacity = d.memory() != null ? d.memory().capacityBytes() : null;
-        String capacitySource;
-        if (capacity != null) {
-            capacitySource = describe(d.memory().provenance()) + " (profile " + origin + ")";
-        } else if (profile.host().memoryBytes() != null) {
-            capacity = profile.host().memoryBytes();
-            capacitySource = "host memory in profile " + origin;
-        } else {
-            throw new BadInputException("profile device must give its memory capacity: file=" + origin + ", device="
-                    + d.id() + ", memory.capacityBytes=<missing>");
-        }
-        Optional<Nominal.MemoryBandwidth> nominal = profile.nominal().memoryBandwidthOf(d.id());
-        List<MemoryTier> tiers = new ArrayList<>();
-        for (MemoryLevel level : MemoryLevel.values()) {
-            Map<AccessPattern, Ceiling> patterns = new EnumMap<>(AccessPattern.class);
-            for (LevelCeiling c : d.levels()) {
-                if (c.level() != level) {
-                    continue;
-                }
-                AccessPattern pattern = switch (c.access()) {
-                    case READ -> AccessPattern.READ;
-                    case COPY, SCALE -> AccessPattern.COPY;
-                    case ADD, TRIAD -> AccessPattern.TRIAD;
-                    case WRITE -> AccessPattern.WRITE;
-                };
-                if (patterns.containsKey(pattern) && c.access() != Access.COPY && c.access() != Access.TRIAD) {
-                    continue;
-                }
-                patterns.put(pattern, Ceiling.measured(c.bytesPerSecond(), describe(c.provenance()) + ", " + c.statistic()
-                        + " (profile " + origin + ")"));
-                if (pattern == AccessPattern.COPY && c.bandwidthId() != null
-                        && (c.access() == Access.COPY || !patterns.containsKey(AccessPattern.UPDATE))) {
-                    // An in-place update pays no write-allocate: it moves at copy's rate in hardware bytes.
-                    d.bandwidthEntry(c.bandwidthId()).filter(b -> b.hardwareBytesPerSecond() != null)
-                            .ifPresent(b -> patterns.put(AccessPattern.UPDATE, Ceiling.measured(
-                                    b.hardwareBytesPerSecond().typical(), describe(c.provenance()) + ", "
-                                            + c.statistic() + " in hardware bytes (write-allocate counted; an update in "
-                                            + "place allocates nothing) (profile " + origin + ")")));
-                }
-            }
-            if (!patterns.containsKey(AccessPattern.UPDATE) && patterns.containsKey(AccessPattern.COPY)) {
-                Ceiling copy = patterns.get(AccessPattern.COPY);
-                patterns.put(AccessPattern.UPDATE, Ceiling.measured(copy.measured(), copy.measuredSource()
-                        + "; no hardware-byte figure: the copy figure as it is"));
-            }
-            if (level == MemoryLevel.DRAM) {
-                // A pattern the profile did not measure takes its nearest measured one, before the nominal figure
-                // is set beside each: a datasheet-only ceiling would stand in for a measurement on this basis.
-                for (AccessPattern pattern : AccessPattern.values()) {
-                    if (!patterns.containsKey(pattern)) {
-                        for (AccessPattern near : pattern.fallbacks()) {
-                            Ceiling c = patterns.get(near);
-                            if (c != null) {
-                                patterns.put(pattern, Ceiling.measured(c.measured(), c.measuredSource() + "; no "
-                                        + pattern.label() + " measured: the " + near.label() + " figure stands in"));
-                                break;
-                            }
-                        }
-                    }
-                }
-                if (nominal.isPresent()) {
-                    Nominal.MemoryBandwidth n = nominal.get();
-                    for (AccessPattern pattern : AccessPattern.values()) {
-                        Ceiling c = patterns.get(pattern);
-                        String src = describe(n.provenance());
-                        patterns.put(pattern, c == null ? Ceiling.datasheet(n.bytesPerSecond(), src)
-                                : c.withDatasheet(n.bytesPerSecond(), src));
-                    }
-                }
-                if (patterns.isEmpty()) {
-                    throw new BadInputException("profile device must have a DRAM ceiling or a nominal memory bandwidth: file="
-                            + origin + ", device=" + d.id());
-                }
-                MemoryTier dram = new MemoryTier("DRAM", capacity, patterns);
-                tiers.removeIf(cache -> !fasterThanMainMemory(cache, dram, origin, notes));
-                tiers.add(dram);
-            } else if (!patterns.isEmpty()) {
-                long levelCapacity = cacheCapacity(profile, level);
-                if (levelCapacity > 0) {
-                    tiers.add(new MemoryTier(level.toString(), levelCapacity, patterns));
-                }
-            }
-        }
-        Map<Precision, ComputeCeiling> compute = new EnumMap<>(Precision.class);
-        Ceiling vector = null;
-        for (Precision p : Precision.TRAINING) {
-            Optional<ComputeEntry> gemm = d.computeCeiling(p, ComputeEntry.Kind.GEMM);
-            Optional<ComputeEntry> fma = d.computeCeiling(p, ComputeEntry.Kind.FMA_PEAK);
-            Optional<Nominal.Compute> dense = profile.nominal().computeOf(d.id(), p);
-            Optional<Nominal.Compute> sparse = profile.nominal().compute().stream()
-                    .filter(c -> c.state() == Nominal.State.KNOWN && c.sparse() && c.deviceId().equals(d.id())
-                            && c.precision() == p).findFirst();
-            Double derived = known == null ? null : known.derivedPeakFlopsPerSecond().get(p);
-            Ceiling peak = null;
-            if (dense.isPresent()) {
-                peak = Ceiling.datasheet(dense.get().flopsPerSecond(), describe(dense.get().provenance()));
-            } else if (derived != null) {
-                peak = Ceiling.datasheet(derived, known.derivedSource());
-            }
-            if (fma.isPresent()) {
-                String src = describe(fma.get().provenance()) + " FMA peak (profile " + origin + ")";
-                peak = peak == null ? Ceiling.measured(fma.get().flopsPerSecond().typical(), src)
-                        : peak.withMeasured(fma.get().flopsPerSecond().typical(), src);
-            }
-            Ceiling attainable = null;
-            if (peak != null && peak.hasDatasheet()) {
-                attainable = Ceiling.datasheet(peak.datasheet() * Defaults.GEMM_FRACTION_OF_PEAK,
-                        Defaults.GEMM_FRACTION_SOURCE + " (" + peak.datasheetSource() + ")");
-            }
-            ComputeEntry measuredGemm = gemm.orElse(fma.orElse(null));
-            if (measuredGemm != null) {
-                String src = describe(measuredGemm.provenance()) + (gemm.isPresent() ? " GEMM" : " FMA peak (no GEMM "
-                        + "measured: an upper bound)") + (measuredGemm.matrixSize() != null ? " n=" + measuredGemm.matrixSize() : "")
-                        + " (profile " + origin + ")";
-                double value = measuredGemm.flopsPerSecond().typical();
-                attainable = attainable == null ? Ceiling.measured(value, src) : attainable.withMeasured(value, src);
-                if (peak == null) {
-                    peak = Ceiling.measured(value, src + "; no peak known: the GEMM rate stands in");
-                }
-            }
-            if (peak == null) {
-                continue;
-            }
-            List<ProductCeiling> products = new ArrayList<>();
-            for (ComputeEntry entry : d.compute()) {
-                if (entry.kind() == ComputeEntry.Kind.PRODUCT && entry.precision() == p) {
-                    ProductShape shape = entry.shape();
-                    products.add(new ProductCeiling(shape, entry.flopsPerSecond().typical(),
-                            describe(entry.provenance()) + " product " + shape + " (compute entry " + entry.id()
-                                    + ", profile " + origin + ")"));
-                }
-            }
-            // The elementwise kernels run in FP32.
-            List<OperationRate> operations = new ArrayList<>();
-            if (p == Precision.FP32) {
-                for (OperationEntry entry : d.operations()) {
-                    RowOperation operation = RowOperation.find(entry.operation()).orElse(null);
-                    if (operation == null) {
-                        notes.add("profile " + origin + ": operation " + entry.operation() + " (entry " + entry.id()
-                                + ") is not one the model times; ignored");
-                        continue;
-                    }
-                    operations.add(new OperationRate(operation, entry.rowLength(), entry.elementsPerSecond().typical(),
-                            describe(entry.provenance()) + " " + entry.operation() + " on rows of " + entry.rowLength()
-                                    + " (entry " + entry.id() + ", profile " + origin + ")"));
-                }
-            }
-            compute.put(p, new ComputeCeiling(p, peak, attainable,
-                    sparse.map(c -> Ceiling.datasheet(c.flopsPerSecond(), describe(c.provenance()))).orElse(null),
-                    products, operations));
-            if (p == Precision.FP32 && fma.isPresent()) {
-                vector = peak;
-            }
-        }
-        applyPeakOverrides(compute, peakOverrides);
-        DeviceKind kind = d.kind() == DeviceKind.CPU ? DeviceKind.CPU : DeviceKind.GPU;
-        return new Device(d.id(), d.name(), kind, capacity, capacitySource, !d.unifiedMemoryWith().isEmpty(), tiers,
-                compute, vector);
-    }
-
-    /** All caches of that level together (what a kernel spread over every core can use). */
-    private static long cacheCapacity(Profile profile, MemoryLevel level) {
-        int number = switch (level) {
-            case L1 -> 1;
-            case L2 -> 2;
-            case L3 -> 3;
-            case SLC -> 4;
-            case DRAM -> 0;
-        };
-        long total = 0;
-        for (membound.profile.Host.Cache cache : profile.host().caches()) {
-            if (cache.level() == number && !"instruction".equals(cache.type())) {
-                total += cache.totalBytes();
-            }
-        }
-        return total;
-    }
-
-    private static TenantsCurve tenantsCurve(membound.profile.Device d, String origin) {
-        Map<String, TreeMap<Integer, Double>> byKernel = new TreeMap<>();
-        Map<String, String> sources = new TreeMap<>();
-        for (TenantEntry t : d.tenants()) {
-            if (t.level() != MemoryLevel.DRAM) {
-                continue;
-            }
-            byKernel.computeIfAbsent(t.kernel(), k -> new TreeMap<>()).put(t.tenants(), t.perTenantBytesPerSecond().typical());
-            sources.putIfAbsent(t.kernel(), describe(t.provenance()));
-        }
-        String chosen = byKernel.containsKey("triad") && byKernel.get("triad").containsKey(1) ? "triad" : null;
-        if (chosen == null) {
-            for (Map.Entry<String, TreeMap<Integer, Double>> e : byKernel.entrySet()) {
-                if (e.getValue().containsKey(1) && e.getValue().size() > 1) {
-                    chosen = e.getKey();
-                    break;
-                }
-            }
-        }
-        if (chosen == null || byKernel.get(chosen).size() < 2) {
-            return null;
-        }
-        return new TenantsCurve(byKernel.get(chosen), chosen + " per tenant, " + sources.get(chosen) + " (profile " + origin + ")");
-    }
-
-    private static void applyPeakOverrides(Map<Precision, ComputeCeiling> compute, Map<Precision, Double> overrides) {
+    /** What-if peaks (--peak-flops) replace or give a precision's compute ceiling. */
+    static void applyPeakOverrides(Map<Precision, ComputeCeiling> compute, Map<Precision, Double> overrides) {
         for (Map.Entry<Precision, Double> o : overrides.entrySet()) {
             compute.put(o.getKey(), ComputeCeiling.whatIf(compute.get(o.getKey()), o.getKey(), o.getValue()));
         }
-    }
-
-    static String describe(Provenance p) {
-        if (p == null) {
-            return "no provenance";
-        }
-        StringBuilder text = new StringBuilder(p.kind().toString()).append(": ").append(p.source());
-        if (p.kernel() != null) {
-            text.append(", kernel ").append(p.kernel());
-        }
-        if (p.file() != null) {
-            text.append(", file ").append(p.file());
-        }
-        return text.toString();
     }
 }

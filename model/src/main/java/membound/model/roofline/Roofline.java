@@ -13,19 +13,28 @@ public final class Roofline {
     private Roofline() {
     }
 
+    /** One operation's roofline: the slower of its compute and its memory traffic, or its link time for a transfer. */
     public static OperationTime time(Operation op, Ceilings ceilings) {
-        double count = op.count();
         if (op.kernel() == Kernel.TRANSFER) {
-            double link = count * (op.linkBytes() / ceilings.linkBytesPerSecond(op.placement())
-                    + op.linkMessages() * ceilings.linkLatencySeconds(op.placement()));
+            double link = linkSeconds(op, ceilings);
             return new OperationTime(op, 0, 0, link, link, Bound.LINK);
         }
         double compute = ceilings.computeSeconds(op);
-        double bytes = op.bytes();
-        double memory = bytes == 0 ? 0
-                : count * bytes / ceilings.bytesPerSecond(op.accessPattern(), bytes, op.placement());
+        double memory = memorySeconds(op, ceilings);
         return new OperationTime(op, compute, memory, 0, Math.max(compute, memory),
                 memory > compute ? Bound.MEMORY : Bound.COMPUTE);
+    }
+
+    /** Seconds a transfer spends on its link: bytes over the link's bandwidth plus one latency per message. */
+    static double linkSeconds(Operation op, Ceilings ceilings) {
+        return op.count() * (op.linkBytes() / ceilings.linkBytesPerSecond(op.placement())
+                + op.linkMessages() * ceilings.linkLatencySeconds(op.placement()));
+    }
+
+    /** Seconds an operation's bytes take at the ceiling of its access pattern for its working set. */
+    static double memorySeconds(Operation op, Ceilings ceilings) {
+        double bytes = op.bytes();
+        return bytes == 0 ? 0 : op.count() * bytes / ceilings.bytesPerSecond(op.accessPattern(), bytes, op.placement());
     }
 
     /** Seconds of every operation, in order, and the sums a step needs; allocation-light for sweeps. */
@@ -40,17 +49,15 @@ public final class Roofline {
             Operation op = operations.get(i);
             double t;
             boolean memory = false;
+            // The same formulas as time(), without an OperationTime per operation.
             if (op.kernel() == Kernel.TRANSFER) {
-                t = op.count() * (op.linkBytes() / ceilings.linkBytesPerSecond(op.placement())
-                        + op.linkMessages() * ceilings.linkLatencySeconds(op.placement()));
+                t = linkSeconds(op, ceilings);
                 if (op.overlapsBackward()) {
                     overlappable += t;
                 }
             } else {
                 double compute = ceilings.computeSeconds(op);
-                double bytes = op.bytes();
-                double mem = bytes == 0 ? 0
-                        : op.count() * bytes / ceilings.bytesPerSecond(op.accessPattern(), bytes, op.placement());
+                double mem = memorySeconds(op, ceilings);
                 t = Math.max(compute, mem);
                 memory = mem > compute;
             }

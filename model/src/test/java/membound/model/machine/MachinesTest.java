@@ -121,7 +121,7 @@ class MachinesTest {
         membound.profile.Device cpu = example.device("cpu").orElseThrow();
         List<membound.profile.LevelCeiling> levels = new java.util.ArrayList<>(cpu.levels());
         membound.profile.LevelCeiling triad = levels.get(levels.size() - 1);
-        levels.add(new membound.profile.LevelCeiling(membound.vocabulary.MemoryLevel.DRAM, membound.profile.Access.WRITE,
+        levels.add(new membound.profile.LevelCeiling(membound.vocabulary.MemoryLevel.DRAM, membound.vocabulary.AccessPattern.WRITE,
                 81e9, triad.statistic(), null, triad.provenance()));
         Machine withFill = Machines.fromProfile(example.withDevice(cpu.withLevels(levels)), "example", "cpu",
                 Overrides.NONE);

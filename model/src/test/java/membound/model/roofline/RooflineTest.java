@@ -90,4 +90,23 @@ class RooflineTest {
         // sparse peak 250 TFLOP/s x (100 / 125 attained by dense) = 200 TFLOP/s
         assertEquals(137_438_953_472.0 / 200e12, Roofline.time(sparse, ceilings).seconds(), 1e-15);
     }
+
+    @Test
+    void shouldGiveTheSameSecondsOperationByOperationAsTheWholeStep() {
+        // Every operation of a real plan (forward, backward, optimizer, communication over 8 replicas) through both
+        // entry points: the sweep's evaluate() and the breakdown's time() are one formula.
+        Machine h100 = membound.model.machine.Machines.datasheet("h100");
+        membound.model.training.TrainingSetup setup = membound.model.training.TrainingSetup.builder()
+                .parallelism(new membound.model.training.Parallelism(8, 1, 1, 0, null)).build();
+        List<Operation> operations = membound.model.training.StepPlanner.plan(
+                membound.model.workload.Presets.get("llama-3.2-1b"), setup, h100).operations();
+        Ceilings c = Ceilings.of(h100, Basis.MEASURED, 1, membound.model.Estimator.parallelLink(h100,
+                setup.parallelism()));
+        Roofline.Evaluation all = Roofline.evaluate(operations, c);
+        for (int i = 0; i < operations.size(); i++) {
+            OperationTime one = Roofline.time(operations.get(i), c);
+            assertEquals(one.seconds(), all.seconds()[i], 0.0, operations.get(i).name());
+            assertEquals(one.bound() == Bound.MEMORY, all.memoryBound()[i], operations.get(i).name());
+        }
+    }
 }

@@ -24,7 +24,6 @@ import org.jfree.data.xy.XYSeriesCollection;
 
 import membound.model.OperationRow;
 import membound.model.roofline.CeilingLine;
-import membound.profile.Access;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.LevelCeiling;
@@ -32,6 +31,7 @@ import membound.profile.Nominal;
 import membound.profile.Profile;
 import membound.report.Provenances;
 import membound.report.TrainingRun;
+import membound.vocabulary.AccessPattern;
 import membound.vocabulary.MemoryLevel;
 
 /**
@@ -61,8 +61,8 @@ public final class RooflineChart {
     private static final Color[] COMPUTE_COLORS = {ChartStyle.BLACK, new Color(0x8C, 0x51, 0x0A),
             new Color(0x5E, 0x3C, 0x99), new Color(0x6B, 0x6B, 0x00), new Color(0x4D, 0x4D, 0x80)};
     // Order in which an access pattern stands for its level: read is what weights and GEMM operands see.
-    private static final List<Access> ACCESS_PREFERENCE = List.of(Access.READ, Access.TRIAD, Access.COPY, Access.ADD,
-            Access.SCALE, Access.WRITE);
+    private static final List<AccessPattern> ACCESS_PREFERENCE = List.of(AccessPattern.READ, AccessPattern.TRIAD, AccessPattern.COPY,
+            AccessPattern.WRITE);
 
     private RooflineChart() {
     }

@@ -11,7 +11,6 @@ import java.util.Optional;
 import membound.model.OperationRow;
 import membound.model.StepResult;
 import membound.model.roofline.CeilingLine;
-import membound.profile.Access;
 import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
@@ -30,6 +29,7 @@ import membound.report.SensitivityCurve;
 import membound.report.TrainingRun;
 import membound.report.chart.ChartStyle;
 import membound.report.chart.Figure;
+import membound.vocabulary.AccessPattern;
 import membound.vocabulary.MemoryLevel;
 
 /**
@@ -39,7 +39,7 @@ import membound.vocabulary.MemoryLevel;
  */
 public final class IndexPage {
 
-    private static final List<Access> DRAM_ACCESSES = List.of(Access.READ, Access.COPY, Access.TRIAD);
+    private static final List<AccessPattern> DRAM_ACCESSES = List.of(AccessPattern.READ, AccessPattern.COPY, AccessPattern.TRIAD);
 
     private static final String CSS = """
             :root { --ink: #222; --muted: #666; --rule: #ddd; --accent: #0072b2; --warn: #d55e00; }
@@ -225,7 +225,7 @@ public final class IndexPage {
         devices.sort(Comparator.comparing(dev -> !dev.id().equals(input.trainingDeviceId())));
         for (Device device : devices) {
             group(h, "Measured: " + device.name() + " (" + device.id() + ")");
-            for (Access access : DRAM_ACCESSES) {
+            for (AccessPattern access : DRAM_ACCESSES) {
                 device.ceiling(MemoryLevel.DRAM, access).ifPresent(c -> row(h,
                         "DRAM " + access + " bandwidth, " + statistic(c),
                         Numbers.bandwidth(c.bytesPerSecond()) + spread(device, c) + share(p, device, access),
@@ -295,7 +295,7 @@ public final class IndexPage {
         return "";
     }
 
-    private static String share(Profile p, Device device, Access access) {
+    private static String share(Profile p, Device device, AccessPattern access) {
         for (Efficiency.BandwidthRatio r : p.efficiency().bandwidth()) {
             if (r.deviceId().equals(device.id()) && r.access() == access) {
                 return ", " + String.format(Locale.ROOT, "%.0f%%", 100 * r.ratio()) + " of nominal";

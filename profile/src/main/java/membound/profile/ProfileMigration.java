@@ -1,0 +1,131 @@
+package membound.profile;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Reads an older profile as the current schema says, on its JSON tree before it is bound.
+ *
+ * <p>Version 1 kept a ceiling per measured kernel: Scale's and Add's beside Copy's and Triad's, and no update
+ * ceiling (the model derived it from the copy entry's hardware bytes). Version 2 keeps one per access pattern, as the
+ * calibrator's rule chooses it, so the model reads ceilings one to one. Migrating a version-1 device: a Scale ceiling
+ * is dropped where the level has Copy's, else it becomes the level's copy ceiling (Add and Triad likewise); beside
+ * each copy ceiling whose bandwidth entry has a hardware-byte figure goes the update ceiling, that figure's typical
+ * value. The same holds for the derived efficiency ratios. Nothing is measured again and no figure changes.
+ */
+final class ProfileMigration {
+
+    private ProfileMigration() {
+    }
+
+    /** The version-1 tree as version 2 (in place). */
+    static void fromVersion1(ObjectNode root) {
+        JsonNode devices = root.get("devices");
+        if (devices != null && devices.isArray()) {
+            for (JsonNode device : devices) {
+                if (device.isObject()) {
+                    migrateDevice((ObjectNode) device);
+                }
+            }
+        }
+        JsonNode efficiency = root.get("efficiency");
+        if (efficiency != null && efficiency.get("bandwidth") instanceof ArrayNode ratios) {
+            collapseStandIns(ratios, "deviceId");
+        }
+        root.put("schemaVersion", Profile.SCHEMA_VERSION);
+    }
+
+    private static void migrateDevice(ObjectNode device) {
+        if (!(device.get("levels") instanceof ArrayNode levels)) {
+            return;
+        }
+        collapseStandIns(levels, "level");
+        List<JsonNode> migrated = new ArrayList<>();
+        for (JsonNode level : levels) {
+            migrated.add(level);
+            if (level.isObject() && "copy".equals(text(level, "access"))) {
+                JsonNode entry = entry(device, text(level, "bandwidthId"));
+                JsonNode hardware = entry == null ? null : entry.get("hardwareBytesPerSecond");
+                if (hardware != null && hardware.isObject()) {
+                    ObjectNode update = ((ObjectNode) level).deepCopy();
+                    update.put("access", "update");
+                    update.set("bytesPerSecond", typical(hardware));
+                    ObjectNode ordered = update.objectNode();
+                    // Keys in the record's order, so that a migrated profile writes as a new one does.
+                    for (String key : new String[] {"level", "access", "bytesPerSecond", "statistic"}) {
+                        ordered.set(key, update.get(key));
+                    }
+                    ordered.put("byteCounting", "hardware");
+                    for (String key : new String[] {"bandwidthId", "provenance"}) {
+                        if (update.has(key)) {
+                            ordered.set(key, update.get(key));
+                        }
+                    }
+                    migrated.add(ordered);
+                }
+            }
+        }
+        levels.removeAll();
+        migrated.forEach(levels::add);
+    }
+
+    /**
+     * Scale and Add stand in for Copy and Triad: where a group (a level, a device's ratios) has the kernel that
+     * defines the pattern, the stand-in goes; otherwise it takes the pattern's name.
+     */
+    private static void collapseStandIns(ArrayNode items, String groupKey) {
+        List<JsonNode> kept = new ArrayList<>();
+        for (JsonNode item : items) {
+            String access = text(item, "access");
+            String pattern = "scale".equals(access) ? "copy" : "add".equals(access) ? "triad" : null;
+            if (pattern == null) {
+                kept.add(item);
+                continue;
+            }
+            boolean defined = false;
+            for (JsonNode other : items) {
+                defined |= pattern.equals(text(other, "access")) && text(item, groupKey) != null
+                        && text(item, groupKey).equals(text(other, groupKey));
+            }
+            if (!defined && item.isObject()) {
+                ((ObjectNode) item).put("access", pattern);
+                kept.add(item);
+            }
+        }
+        items.removeAll();
+        kept.forEach(items::add);
+    }
+
+    private static JsonNode entry(ObjectNode device, String id) {
+        JsonNode bandwidth = device.get("bandwidth");
+        if (id == null || bandwidth == null || !bandwidth.isArray()) {
+            return null;
+        }
+        for (JsonNode entry : bandwidth) {
+            if (id.equals(text(entry, "id"))) {
+                return entry;
+            }
+        }
+        return null;
+    }
+
+    /** A distribution's typical figure: its median, else its mean, else its best. */
+    private static JsonNode typical(JsonNode distribution) {
+        for (String key : new String[] {"median", "mean", "best"}) {
+            JsonNode value = distribution.get(key);
+            if (value != null && !value.isNull()) {
+                return value;
+            }
+        }
+        return distribution.get("best");
+    }
+
+    private static String text(JsonNode node, String key) {
+        JsonNode value = node == null ? null : node.get(key);
+        return value != null && value.isTextual() ? value.textValue() : null;
+    }
+}
