@@ -1,4 +1,4 @@
-package membound.model.cli;
+package membound.cli.text;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -22,12 +22,12 @@ import membound.model.workload.Transformer;
 import membound.model.workload.Workload;
 
 /** The text reports of {@code membound predict}: for people; {@code --format json} has every number. */
-final class Report {
+public final class PredictionReport {
 
-    private Report() {
+    private PredictionReport() {
     }
 
-    static void training(PrintWriter out, Prediction p, int operationsShown) {
+    public static void training(PrintWriter out, Prediction p, int operationsShown) {
         out.printf(Locale.ROOT, "%s: %s parameters%s (%s)%n", p.workload(), Formats.count(p.parameters()),
                 p.activeParameters() != p.parameters() ? ", " + Formats.count(p.activeParameters()) + " active per token" : "",
                 p.workloadSource());
@@ -82,7 +82,7 @@ final class Report {
         }
     }
 
-    static void decode(PrintWriter out, DecodePrediction p) {
+    public static void decode(PrintWriter out, DecodePrediction p) {
         DecodeSetup s = p.setup();
         out.printf(Locale.ROOT, "%s decode on %s: weights %s (%s bits per weight: %s), KV cache %s, context %d, batch %d%n",
                 p.workload(), p.machine(), s.weights().name(), trim(s.weights().bitsPerWeight()), p.weightsSource(),
@@ -114,12 +114,12 @@ final class Report {
         }
     }
 
-    static void compareTraining(PrintWriter out, Workload w, TrainingSetup setup,
-                                List<PredictCommand.Result<Prediction>> results) {
+    public static void compareTraining(PrintWriter out, Workload w, TrainingSetup setup,
+                                List<MachineResult<Prediction>> results) {
         out.printf(Locale.ROOT, "%s, %s%n%n", w.name(), describe(setup, Double.NaN));
         out.printf(Locale.ROOT, "%-28s %11s %11s %12s %7s %9s %11s %12s %7s%n", "machine", "step", "datasheet",
                 "tokens/s", "MFU", "mem-bound", "total", "memory", "fits");
-        for (PredictCommand.Result<Prediction> r : results) {
+        for (MachineResult<Prediction> r : results) {
             if (r.value() == null) {
                 out.printf(Locale.ROOT, "%-28s %s%n", r.machine(), r.error());
                 continue;
@@ -135,13 +135,13 @@ final class Report {
         out.println("step and total on measured ceilings where known (datasheet otherwise); see one machine alone for sources.");
     }
 
-    static void compareDecode(PrintWriter out, Transformer tf, DecodeSetup s,
-                              List<PredictCommand.Result<DecodePrediction>> results) {
+    public static void compareDecode(PrintWriter out, Transformer tf, DecodeSetup s,
+                              List<MachineResult<DecodePrediction>> results) {
         out.printf(Locale.ROOT, "%s decode, weights %s, context %d, batch %d%n%n", tf.name(), s.weights().name(),
                 s.contextTokens(), s.batch());
         out.printf(Locale.ROOT, "%-28s %12s %12s %12s %10s %12s %7s%n", "machine", "tokens/s", "datasheet", "first token",
                 "mem-bound", "memory", "fits");
-        for (PredictCommand.Result<DecodePrediction> r : results) {
+        for (MachineResult<DecodePrediction> r : results) {
             if (r.value() == null) {
                 out.printf(Locale.ROOT, "%-28s %s%n", r.machine(), r.error());
                 continue;

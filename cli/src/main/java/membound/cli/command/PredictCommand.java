@@ -1,4 +1,4 @@
-package membound.model.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -12,6 +12,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import membound.cli.text.Formats;
+import membound.cli.text.MachineResult;
+import membound.cli.text.PredictionReport;
 import membound.vocabulary.BadInputException;
 import membound.model.Defaults;
 import membound.model.Estimator;
@@ -243,30 +246,30 @@ public final class PredictCommand implements Callable<Integer> {
                     activationsPrecision != null ? Precision.parse("activations-precision", activationsPrecision)
                             : precision != null ? Precision.parse("precision", precision) : Defaults.ACTIVATION_PRECISION,
                     tenants);
-            List<Result<DecodePrediction>> results = new ArrayList<>();
+            List<MachineResult<DecodePrediction>> results = new ArrayList<>();
             for (String name : machineNames) {
                 results.add(attempt(name, overrides, machineNames.size() > 1, m -> DecodeEstimator.predict(tf, setup, m)));
             }
             if (format.equals("json")) {
                 out.println(json(results.size() == 1 ? results.get(0).value() : resultsJson(results)));
             } else if (results.size() == 1) {
-                Report.decode(out, results.get(0).value());
+                PredictionReport.decode(out, results.get(0).value());
             } else {
-                Report.compareDecode(out, tf, setup, results);
+                PredictionReport.compareDecode(out, tf, setup, results);
             }
             return 0;
         }
         TrainingSetup setup = setup();
-        List<Result<Prediction>> results = new ArrayList<>();
+        List<MachineResult<Prediction>> results = new ArrayList<>();
         for (String name : machineNames) {
             results.add(attempt(name, overrides, machineNames.size() > 1, m -> Estimator.predict(workload, setup, m)));
         }
         if (format.equals("json")) {
             out.println(json(results.size() == 1 ? results.get(0).value() : resultsJson(results)));
         } else if (results.size() == 1) {
-            Report.training(out, results.get(0).value(), operationsShown);
+            PredictionReport.training(out, results.get(0).value(), operationsShown);
         } else {
-            Report.compareTraining(out, workload, setup, results);
+            PredictionReport.compareTraining(out, workload, setup, results);
         }
         if (format.equals("text")) {
             out.println("\ncharts and a page of this: membound report --profile "
@@ -282,26 +285,22 @@ public final class PredictCommand implements Callable<Integer> {
         return Machines.datasheet(name, overrides);
     }
 
-    /** One machine's prediction, or (when comparing) the one-line reason it has none. */
-    record Result<T>(String machine, T value, String error) {
-    }
-
-    private <T> Result<T> attempt(String name, Overrides overrides, boolean comparing,
+    private <T> MachineResult<T> attempt(String name, Overrides overrides, boolean comparing,
                                   java.util.function.Function<Machine, T> predict) {
         try {
             Machine m = machine(name, overrides);
-            return new Result<>(m.id(), predict.apply(m), null);
+            return new MachineResult<>(m.id(), predict.apply(m), null);
         } catch (BadInputException e) {
             if (!comparing) {
                 throw e;
             }
-            return new Result<>(name.startsWith("profile:") ? name : name, null, e.getMessage());
+            return new MachineResult<>(name.startsWith("profile:") ? name : name, null, e.getMessage());
         }
     }
 
-    private static List<Map<String, Object>> resultsJson(List<? extends Result<?>> results) {
+    private static List<Map<String, Object>> resultsJson(List<? extends MachineResult<?>> results) {
         List<Map<String, Object>> list = new ArrayList<>();
-        for (Result<?> r : results) {
+        for (MachineResult<?> r : results) {
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("machine", r.machine());
             if (r.value() != null) {

@@ -1,4 +1,4 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
+import membound.cli.options.OutputFormat;
 import membound.calibrator.imports.ImportFormat;
 import membound.calibrator.imports.ImportedFigures;
 import membound.calibrator.imports.ProfileImport;

@@ -1,4 +1,4 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import membound.cli.options.OutputFormat;
 import membound.calibrator.run.CalibrationFailedException;
 import membound.calibrator.run.CalibrationMode;
 import membound.calibrator.run.Calibrator;

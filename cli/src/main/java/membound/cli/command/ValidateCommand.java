@@ -1,4 +1,4 @@
-package membound.validate.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;

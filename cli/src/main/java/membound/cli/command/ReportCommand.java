@@ -1,4 +1,4 @@
-package membound.report.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -14,10 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import membound.vocabulary.BadInputException;
-import membound.model.cli.PredictCommand;
 import membound.model.hardware.AccessPattern;
-import membound.model.hardware.Basis;
-import membound.model.hardware.Ceiling;
 import membound.model.hardware.Machine;
 import membound.model.hardware.Machines;
 import membound.model.hardware.Overrides;
@@ -56,10 +53,6 @@ import picocli.CommandLine.Option;
                 "  membound report --profile results/profiles/examples/dgx-spark-example.json --model llama-3.1-8b \\",
                 "      --finetune lora --compare gh200,h100 --out report-llama"})
 public final class ReportCommand implements Callable<Integer> {
-
-    /** Sweep points: bandwidth from 1/4 to 4 times the measured one, four points per doubling. */
-    static final int SWEEP_STEPS_PER_DOUBLING = 4;
-    static final int SWEEP_DOUBLINGS = 2;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -164,30 +157,11 @@ public final class ReportCommand implements Callable<Integer> {
         return kept;
     }
 
-    /**
-     * Step time from a quarter to four times the measured main-memory bandwidth, plus the nominal
-     * bandwidth: one predict run per point, the profile's machine only.
-     */
+    /** Step time against bandwidth on the profile's machine only: one predict run per point. */
     static SensitivityCurve sweep(List<String> predictArgs, Machine machine, TrainingRun run) {
         List<String> base = without(predictArgs, "--compare", "--hardware");
-        Ceiling read = machine.device().mainMemory().ceiling(AccessPattern.READ);
-        double measured = read.value(Basis.MEASURED);
-        Map<Double, Double> steps = new java.util.TreeMap<>();
-        int n = SWEEP_STEPS_PER_DOUBLING * SWEEP_DOUBLINGS;
-        for (int k = -n; k <= n; k++) {
-            double bandwidth = k == 0 ? measured : measured * Math.pow(2, (double) k / SWEEP_STEPS_PER_DOUBLING);
-            steps.put(bandwidth, k == 0 ? run.measured().stepSeconds() : stepAt(base, bandwidth));
-        }
-        Double nominal = read.hasDatasheet() ? read.datasheet() : null;
-        Double nominalStep = null;
-        if (nominal != null) {
-            nominalStep = stepAt(base, nominal);
-            steps.put(nominal, nominalStep);
-        }
-        List<SensitivityCurve.Point> points = new ArrayList<>();
-        steps.forEach((bw, s) -> points.add(new SensitivityCurve.Point(bw, s)));
-        return new SensitivityCurve(points, measured, run.measured().stepSeconds(), nominal, nominalStep,
-                run.datasheet().stepSeconds(), run.sensitivity().elasticity());
+        return SensitivityCurve.sweep(machine.device().mainMemory().ceiling(AccessPattern.READ), run,
+                bandwidth -> stepAt(base, bandwidth));
     }
 
     private static double stepAt(List<String> base, double bytesPerSecond) {

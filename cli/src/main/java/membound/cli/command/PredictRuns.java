@@ -1,4 +1,4 @@
-package membound.report.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import membound.vocabulary.BadInputException;
-import membound.model.cli.PredictCommand;
 import membound.report.MachineOutcome;
 import membound.report.TrainingRun;
 import picocli.CommandLine;

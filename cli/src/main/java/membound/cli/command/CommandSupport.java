@@ -1,4 +1,4 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.nio.file.Path;
 import java.util.List;

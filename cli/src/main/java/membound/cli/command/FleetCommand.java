@@ -1,4 +1,4 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import membound.cli.options.OutputFormat;
 import membound.calibrator.compare.Figure;
 import membound.calibrator.fleet.Fleet;
 import membound.profile.ProfileJson;

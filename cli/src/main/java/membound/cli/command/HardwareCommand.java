@@ -1,4 +1,4 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import membound.cli.options.OutputFormat;
 import membound.calibrator.run.HostMapping;
 import membound.hardware.catalog.Catalog;
 import membound.hardware.catalog.DeviceSpec;

@@ -1,4 +1,4 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -10,6 +10,7 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import membound.cli.options.OutputFormat;
 import membound.calibrator.compare.Figure;
 import membound.vocabulary.units.Units;
 import membound.profile.BandwidthEntry;

@@ -1,17 +1,17 @@
-package membound.model.cli;
+package membound.cli.text;
 
 import java.util.Locale;
 
 import membound.vocabulary.BadInputException;
 
 /** Parsing of counts and printing of durations, counts and percentages for the predict report. */
-final class Formats {
+public final class Formats {
 
     private Formats() {
     }
 
     /** {@code 2B}, {@code 500M}, {@code 1.5e9}, {@code 300000}: a positive whole count. K = 10^3, M = 10^6, B/G = 10^9, T = 10^12. */
-    static long parseCount(String what, String text) {
+    public static long parseCount(String what, String text) {
         String t = text == null ? "" : text.trim().toUpperCase(Locale.ROOT).replace("_", "").replace(",", "");
         double multiplier = 1;
         if (!t.isEmpty()) {
@@ -39,7 +39,7 @@ final class Formats {
         return (long) value;
     }
 
-    static String duration(double seconds) {
+    public static String duration(double seconds) {
         if (seconds < 1e-3) {
             return String.format(Locale.ROOT, "%.1f us", seconds * 1e6);
         }
@@ -58,7 +58,7 @@ final class Formats {
         return String.format(Locale.ROOT, "%.1f days", seconds / 86400);
     }
 
-    static String count(double value) {
+    public static String count(double value) {
         if (value >= 1e12) {
             return String.format(Locale.ROOT, "%.2f T", value / 1e12);
         }
@@ -74,15 +74,15 @@ final class Formats {
         return String.format(Locale.ROOT, "%.1f", value);
     }
 
-    static String percent(double fraction) {
+    public static String percent(double fraction) {
         return String.format(Locale.ROOT, "%.1f%%", 100 * fraction);
     }
 
-    static String signedPercent(double fraction) {
+    public static String signedPercent(double fraction) {
         return String.format(Locale.ROOT, "%+.1f%%", 100 * fraction);
     }
 
-    static String decimalBytes(double bytes) {
+    public static String decimalBytes(double bytes) {
         if (bytes >= 1e12) {
             return String.format(Locale.ROOT, "%.2f TB", bytes / 1e12);
         }
@@ -95,7 +95,7 @@ final class Formats {
         return String.format(Locale.ROOT, "%.0f B", bytes);
     }
 
-    static String gib(double bytes) {
+    public static String gib(double bytes) {
         return String.format(Locale.ROOT, "%.1f GiB", bytes / (1L << 30));
     }
 }

@@ -1,10 +1,11 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import membound.cli.options.OutputFormat;
 import membound.calibrator.compare.Comparison;
 import membound.calibrator.compare.Figure;
 import membound.calibrator.compare.NominalComparison;
