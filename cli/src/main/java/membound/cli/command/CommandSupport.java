@@ -16,10 +16,6 @@ final class CommandSupport {
     private CommandSupport() {
     }
 
-    static ProfileStore store(Path profilesDir) {
-        return profilesDir != null ? new ProfileStore(profilesDir) : ProfileStore.repositoryDefault();
-    }
-
     /** A profile named on the command line (a file, {@code latest}, {@code latest:<host>}) and its path. */
     record Named(Path path, Profile profile) {
     }

@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import membound.cli.options.FormatOption;
 import membound.cli.options.OutputFormat;
 import membound.calibrator.compare.Figure;
 import membound.calibrator.fleet.Fleet;
 import membound.profile.ProfileJson;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -45,12 +47,12 @@ public final class FleetCommand implements Callable<Integer> {
             + "e.g. cpu/ceiling/DRAM")
     String figure;
 
-    @Option(names = "--format", paramLabel = "text|json", description = "text (default) or json")
-    String format = "text";
+    @Mixin
+    FormatOption format;
 
     @Override
     public Integer call() {
-        OutputFormat output = OutputFormat.of(format);
+        OutputFormat output = format.value();
         double limit = Fleet.parseThreshold(threshold);
         Fleet fleet = Fleet.of(directory.toString(), Fleet.read(directory), limit, mixedSettings);
         if (figure != null) {

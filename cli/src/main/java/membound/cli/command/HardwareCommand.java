@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import membound.cli.options.FormatOption;
 import membound.cli.options.OutputFormat;
 import membound.calibrator.run.HostMapping;
 import membound.hardware.catalog.Catalog;
@@ -22,6 +23,7 @@ import membound.hardware.host.HostReport;
 import membound.vocabulary.units.Units;
 import membound.profile.ProfileJson;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -45,12 +47,12 @@ public final class HardwareCommand implements Callable<Integer> {
     @Option(names = "--list", description = "list every catalog entry with its memory bandwidth")
     boolean list;
 
-    @Option(names = "--format", paramLabel = "text|json", description = "text (default) or json")
-    String format = "text";
+    @Mixin
+    FormatOption format;
 
     @Override
     public Integer call() throws Exception {
-        OutputFormat output = OutputFormat.of(format);
+        OutputFormat output = format.value();
         Catalog catalog = Catalog.builtIn();
         PrintWriter out = spec.commandLine().getOut();
         Map<String, Object> json = new LinkedHashMap<>();

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
 import membound.cli.options.OutputFormat;
+import membound.cli.options.ProfilesDirOption;
 import membound.calibrator.imports.ImportFormat;
 import membound.calibrator.imports.ImportedFigures;
 import membound.calibrator.imports.ProfileImport;
@@ -20,6 +21,7 @@ import membound.profile.LinkKind;
 import membound.profile.ProfileJson;
 import membound.profile.Quality;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -88,10 +90,8 @@ public final class ImportCommand implements Callable<Integer> {
             + "instead of the profiles directory")
     Path output;
 
-    @Option(names = "--profiles-dir", paramLabel = "DIR",
-            description = "where latest is looked up and the new profile goes (default: results/profiles of the "
-                    + "repository)")
-    Path profilesDir;
+    @Mixin
+    ProfilesDirOption profilesDir;
 
     @Override
     public Integer call() {
@@ -138,7 +138,7 @@ public final class ImportCommand implements Callable<Integer> {
             }
         }
 
-        ProfileStore store = CommandSupport.store(profilesDir);
+        ProfileStore store = profilesDir.store();
         CommandSupport.Named input = CommandSupport.read(store, into);
         ImportedFigures figures = tool.parse(file, gpuIndex);
         ProfileImport.Result result = ProfileImport.apply(input.profile(), figures, tool,

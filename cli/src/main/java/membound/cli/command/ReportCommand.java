@@ -13,6 +13,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import membound.cli.options.OutputFormat;
+import membound.cli.options.PredictOptions;
 import membound.vocabulary.BadInputException;
 import membound.model.hardware.AccessPattern;
 import membound.model.hardware.Machine;
@@ -63,13 +65,13 @@ public final class ReportCommand implements Callable<Integer> {
 
     // Every option of predict, parsed by predict's own declarations (and checked again when predict runs).
     @Mixin
-    PredictCommand prediction;
+    PredictOptions prediction;
 
     @Override
     public Integer call() {
         ReportFiles.checkWritable(out);
-        String format = spec.commandLine().getParseResult().matchedOptionValue("--format", "text");
         ReportInput input = input();
+        OutputFormat format = prediction.format();
         ReportRenderer.Rendered rendered = ReportRenderer.render(input);
         ReportFiles.writeNew(out, rendered.files());
         print(spec.commandLine().getOut(), format, rendered);
@@ -90,10 +92,7 @@ public final class ReportCommand implements Callable<Integer> {
             throw new BadInputException("decode must be left out: a report charts training (the roofline, the step "
                     + "breakdown); use membound predict --decode for tokens/s: decode=true");
         }
-        String format = parsed.matchedOptionValue("--format", "text");
-        if (!format.equals("text") && !format.equals("json")) {
-            throw new BadInputException("format must be text or json: format=" + format);
-        }
+        prediction.format(); // --format is checked with the other options, before anything is drawn
         int operationsShown = parsed.matchedOptionValue("--operations", 12);
         if (operationsShown < 0) {
             throw new BadInputException("operations must be 0 (all) or positive: operations=" + operationsShown);
@@ -179,9 +178,9 @@ public final class ReportCommand implements Callable<Integer> {
         return text.toString();
     }
 
-    private void print(PrintWriter w, String format, ReportRenderer.Rendered rendered) {
+    private void print(PrintWriter w, OutputFormat format, ReportRenderer.Rendered rendered) {
         Path index = out.resolve(ReportRenderer.INDEX);
-        if (format.equals("json")) {
+        if (format == OutputFormat.JSON) {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("out", out.toString());
             json.put("index", index.toString());

@@ -10,6 +10,10 @@ import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
+import membound.cli.options.FormatOption;
+import membound.cli.options.OutputFormat;
+import membound.cli.options.ProfileOption;
+import membound.cli.options.ProfilesDirOption;
 import membound.calibrator.store.ProfileStore;
 import membound.vocabulary.BadInputException;
 import membound.hardware.host.HostDetector;
@@ -22,6 +26,7 @@ import membound.validate.ValidationReport;
 import membound.validate.ValidationStore;
 import membound.validate.ValidationSummary;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -41,9 +46,8 @@ public final class ValidateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--profile", paramLabel = "P", defaultValue = "latest",
-            description = "the profile to predict from: a file, latest (default) or latest:<host>")
-    String profile;
+    @Mixin
+    ProfileOption profile;
 
     @Option(names = "--nominal-bandwidth", paramLabel = "BW",
             description = "nominal memory bandwidth for the datasheet-based prediction, e.g. 273GB/s (default: the "
@@ -66,16 +70,15 @@ public final class ValidateCommand implements Callable<Integer> {
                     + "uses them (default: yes)")
     boolean hugePages = true;
 
-    @Option(names = "--profiles-dir", paramLabel = "DIR",
-            description = "where latest is looked for (default: results/profiles of the repository)")
-    Path profilesDir;
+    @Mixin
+    ProfilesDirOption profilesDir;
 
     @Option(names = "--results-dir", paramLabel = "DIR",
             description = "where the run is recorded (default: results/validate of the repository)")
     Path resultsDir;
 
-    @Option(names = "--format", paramLabel = "text|json", description = "text (default) or json")
-    String format = "text";
+    @Mixin
+    FormatOption format;
 
     @Option(names = "--summary", paramLabel = "FILE", arity = "1..*",
             description = "run nothing: summarize recorded validations (results/validate/*.json) by their medians "
@@ -84,11 +87,7 @@ public final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        boolean json = switch (format) {
-            case "text" -> false;
-            case "json" -> true;
-            default -> throw new BadInputException("--format must be text or json: --format=" + format);
-        };
+        boolean json = format.value() == OutputFormat.JSON;
         if (summary != null) {
             ValidationSummary summarized = ValidationSummary.of(summary);
             PrintWriter out = spec.commandLine().getOut();
@@ -101,7 +100,7 @@ public final class ValidateCommand implements Callable<Integer> {
         if (chosen.isEmpty()) {
             throw new BadInputException("--workloads must name at least one workload: --workloads=" + workloads);
         }
-        ProfileStore store = profilesDir != null ? new ProfileStore(profilesDir) : ProfileStore.repositoryDefault();
+        ProfileStore store = profilesDir.store();
         Path file = resolveProfile(store);
         // Everything the user typed is checked before anything runs: bad input writes nothing.
         ProfileMachines machines = ProfileMachines.of(file, nominalBandwidth, HostDetector.detect().hostname());
@@ -130,11 +129,13 @@ public final class ValidateCommand implements Callable<Integer> {
     }
 
     private Path resolveProfile(ProfileStore store) {
-        if ((profile.equals("latest") || profile.startsWith("latest:")) && store.list().isEmpty()) {
+        // Without --profile, validate predicts from the newest profile.
+        String reference = profile.referenceOr("latest");
+        if ((reference.equals("latest") || reference.startsWith("latest:")) && store.list().isEmpty()) {
             throw new BadInputException("profile must exist to predict from: there is none in " + store.directory()
                     + "; run 'membound calibrate --standard' first");
         }
-        return store.resolve(profile);
+        return store.resolve(reference);
     }
 
     private Options settings() {

@@ -1,0 +1,314 @@
+package membound.cli.options;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import membound.model.Defaults;
+import membound.model.decode.DecodeSetup;
+import membound.model.decode.WeightFormat;
+import membound.model.hardware.Machines;
+import membound.model.hardware.Overrides;
+import membound.model.hardware.Precision;
+import membound.model.training.Checkpointing;
+import membound.model.training.FineTuning;
+import membound.model.training.LoraTarget;
+import membound.model.training.Offload;
+import membound.model.training.Optimizer;
+import membound.model.training.Parallelism;
+import membound.model.training.Pruning;
+import membound.model.training.TrainingSetup;
+import membound.model.workload.Activation;
+import membound.model.workload.Mlp;
+import membound.model.workload.Presets;
+import membound.model.workload.Workload;
+import membound.vocabulary.BadInputException;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * Every option of {@code membound predict}: the workload, the hardware (with {@code --profile}), the training
+ * setup, decode, and the output ({@code --format}). {@code membound report} takes them all too, so what a
+ * report draws is what predict would print. Declared in the order help lists them.
+ */
+public final class PredictOptions {
+
+    // ---- workload ----
+
+    @Option(names = "--model", paramLabel = "PRESET|config.json",
+            description = "Preset (${COMPLETION-CANDIDATES}) or a Hugging Face config.json.",
+            completionCandidates = PresetNames.class)
+    String model;
+
+    @Option(names = "--mlp", paramLabel = "W0,W1,...", description = "A plain MLP instead: layer widths, e.g. 784,4096,4096,10.")
+    String mlp;
+
+    // ---- hardware ----
+
+    @Option(names = "--hardware", paramLabel = "NAME", description = "Datasheet entry (${COMPLETION-CANDIDATES}).",
+            completionCandidates = CatalogNames.class)
+    String hardware;
+
+    @Mixin
+    ProfileOption profile;
+
+    @Option(names = "--device", paramLabel = "ID", description = "Profile device to run on (default: its GPU, else its CPU).")
+    String device;
+
+    @Option(names = "--compare", paramLabel = "A,B,...", split = ",",
+            description = "Datasheet entries to put side by side (the profile or --hardware comes first).")
+    List<String> compare = new ArrayList<>();
+
+    @Option(names = "--memory-bandwidth", paramLabel = "[MACHINE:]RATE",
+            description = "What-if main-memory bandwidth, e.g. 232GB/s (other patterns keep their ratio to read).")
+    List<String> memoryBandwidth = new ArrayList<>();
+
+    @Option(names = "--peak-flops", paramLabel = "[MACHINE:]PRECISION=RATE",
+            description = "What-if GEMM rate, e.g. bf16=92T; gives a machine without compute figures one.")
+    List<String> peakFlops = new ArrayList<>();
+
+    // ---- training setup ----
+
+    @Option(names = "--tokens", paramLabel = "N", description = "Tokens to train on (2B, 500M, 1e9). Default 1B.")
+    String tokens;
+
+    @Option(names = "--steps", paramLabel = "N", description = "Optimizer steps instead of tokens.")
+    String steps;
+
+    @Option(names = {"--seq-len", "--sequence-length"}, paramLabel = "N", description = "Tokens per sequence (default 2048).")
+    int sequenceLength = Defaults.SEQUENCE_LENGTH;
+
+    @Option(names = "--micro-batch", paramLabel = "N", description = "Sequences per micro-batch per device (default 1).")
+    int microBatch = Defaults.MICRO_BATCH;
+
+    @Option(names = "--grad-accum", paramLabel = "N", description = "Micro-batches per optimizer step (default 1).")
+    int gradientAccumulation = Defaults.GRADIENT_ACCUMULATION;
+
+    @Option(names = "--precision", paramLabel = "P", description = "Weights, activations and gradients: fp32, bf16, fp16, fp8, fp4.")
+    String precision;
+
+    @Option(names = "--weights-precision", paramLabel = "P", description = "Weights only (overrides --precision).")
+    String weightsPrecision;
+
+    @Option(names = "--activations-precision", paramLabel = "P",
+            description = "Activations, and the precision GEMMs compute in (fp8: FP8 GEMMs).")
+    String activationsPrecision;
+
+    @Option(names = "--gradients-precision", paramLabel = "P", description = "Gradients only.")
+    String gradientsPrecision;
+
+    @Option(names = "--optimizer-precision", paramLabel = "P", description = "Optimizer states (default fp32).")
+    String optimizerPrecision;
+
+    @Option(names = "--master-weights", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Keep FP32 master weights when weights are narrower (default on).")
+    boolean masterWeights;
+
+    @Option(names = "--optimizer", paramLabel = "NAME", description = "adamw, sgd, adafactor or adam8bit (default adamw).")
+    String optimizer = "adamw";
+
+    @Option(names = "--checkpointing", paramLabel = "MODE", description = "Activation checkpointing: none, selective, full.")
+    String checkpointing = "none";
+
+    @Option(names = "--flash-attention", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Fused attention kernel (default on).")
+    boolean flashAttention;
+
+    @Option(names = "--finetune", paramLabel = "MODE", description = "full, lora or qlora (default full).")
+    String finetune = "full";
+
+    @Option(names = "--lora-rank", paramLabel = "R", description = "LoRA rank (default 16).")
+    int loraRank = Defaults.LORA_RANK;
+
+    @Option(names = "--lora-targets", paramLabel = "LIST", description = "q,k,v,o,gate,up,down or all (default all).")
+    String loraTargets = "all";
+
+    @Option(names = "--pruning", paramLabel = "KIND", description = "none, 2:4, or unstructured=FRACTION.")
+    String pruning = "none";
+
+    @Option(names = "--offload", paramLabel = "WHAT", description = "none, optimizer, weights or both.")
+    String offload = "none";
+
+    @Option(names = "--data-parallel", paramLabel = "N", description = "Data-parallel replicas (default 1).")
+    int dataParallel = 1;
+
+    @Option(names = "--tensor-parallel", paramLabel = "N", description = "Tensor-parallel degree; must divide the heads.")
+    int tensorParallel = 1;
+
+    @Option(names = "--pipeline-parallel", paramLabel = "N", description = "Pipeline stages; must divide the layers.")
+    int pipelineParallel = 1;
+
+    @Option(names = "--zero", paramLabel = "STAGE", description = "ZeRO stage 0-3 over the data-parallel replicas.")
+    int zeroStage;
+
+    @Option(names = "--link", paramLabel = "ID", description = "Link the devices talk over (default: peer, else network).")
+    String link;
+
+    @Option(names = "--overlap-communication", description = "Hide the gradient all-reduce behind the backward pass.")
+    boolean overlapCommunication;
+
+    @Option(names = "--tenants", paramLabel = "K", description = "Processes sharing the device (default 1).")
+    int tenants = 1;
+
+    // ---- decode ----
+
+    @Option(names = "--decode", description = "Predict inference (decode tokens/s) instead of training.")
+    boolean decode;
+
+    @Option(names = "--weights", paramLabel = "FORMAT|BITS", description = "Decode weight format (Q4_0, Q8_0, bf16, mxfp4, ...) or bits per weight.")
+    String weights = "bf16";
+
+    @Option(names = "--context", paramLabel = "N", description = "Decode: tokens in each sequence's KV cache (default 4096).")
+    int context = Defaults.DECODE_CONTEXT_TOKENS;
+
+    @Option(names = "--batch", paramLabel = "N", description = "Decode: sequences decoded together (default 1).")
+    int batch = Defaults.DECODE_BATCH;
+
+    @Option(names = "--prompt", paramLabel = "N", description = "Decode: prompt tokens to prefill (default 512).")
+    int prompt = Defaults.DECODE_PROMPT_TOKENS;
+
+    @Option(names = "--kv-precision", paramLabel = "P", description = "Decode: KV-cache precision (default bf16).")
+    String kvPrecision = "bf16";
+
+    // ---- output ----
+
+    @Mixin
+    FormatOption format;
+
+    @Option(names = "--operations", paramLabel = "N", description = "Operations to list, slowest first (default 12; 0 for all).")
+    int operationsShown = 12;
+
+    /** The format asked for; checked here, at the point predict always checked it. */
+    public OutputFormat format() {
+        return format.value();
+    }
+
+    public ProfileOption profile() {
+        return profile;
+    }
+
+    /** The --hardware entry, or null. */
+    public String hardware() {
+        return hardware;
+    }
+
+    /** The --device of the profile to run on, or null for its GPU, else its CPU. */
+    public String device() {
+        return device;
+    }
+
+    public List<String> compare() {
+        return List.copyOf(compare);
+    }
+
+    /** The what-if bandwidths and FLOP rates. */
+    public Overrides overrides() {
+        return Overrides.parse(memoryBandwidth, peakFlops);
+    }
+
+    public boolean decode() {
+        return decode;
+    }
+
+    public int operationsShown() {
+        return operationsShown;
+    }
+
+    /** The decode setup of the options; the KV cache, then the activations, are checked in that order. */
+    public DecodeSetup decodeSetup() {
+        return new DecodeSetup(context, batch, prompt, WeightFormat.parse(weights),
+                Precision.parse("kv-precision", kvPrecision),
+                activationsPrecision != null ? Precision.parse("activations-precision", activationsPrecision)
+                        : precision != null ? Precision.parse("precision", precision) : Defaults.ACTIVATION_PRECISION,
+                tenants);
+    }
+
+    /** The workload of --model or --mlp: exactly one must be given. */
+    public Workload workload() {
+        if ((model == null) == (mlp == null)) {
+            throw new BadInputException("workload must be given once: --model PRESET|config.json (presets: "
+                    + String.join(", ", Presets.NAMES) + ") or --mlp W0,W1,...");
+        }
+        if (model != null) {
+            return Presets.resolve(model);
+        }
+        List<Integer> widths = new ArrayList<>();
+        for (String part : mlp.split(",")) {
+            try {
+                widths.add(Integer.parseInt(part.trim()));
+            } catch (NumberFormatException e) {
+                throw new BadInputException("mlp widths must be positive integers: mlp=" + mlp);
+            }
+        }
+        return new Mlp(null, "command line --mlp " + mlp, widths, Activation.RELU, true);
+    }
+
+    /** The training setup of the options; tokens or steps, not both. */
+    public TrainingSetup trainingSetup() {
+        TrainingSetup.Builder b = TrainingSetup.builder()
+                .sequenceLength(sequenceLength)
+                .microBatchSize(microBatch)
+                .gradientAccumulation(gradientAccumulation);
+        if (precision != null) {
+            b.precision(Precision.parse("precision", precision));
+        }
+        if (weightsPrecision != null) {
+            b.weightPrecision(Precision.parse("weights-precision", weightsPrecision));
+        }
+        if (activationsPrecision != null) {
+            b.activationPrecision(Precision.parse("activations-precision", activationsPrecision));
+        }
+        if (gradientsPrecision != null) {
+            b.gradientPrecision(Precision.parse("gradients-precision", gradientsPrecision));
+        }
+        if (optimizerPrecision != null) {
+            b.optimizerStatePrecision(Precision.parse("optimizer-precision", optimizerPrecision));
+        }
+        b.masterWeights(masterWeights)
+                .optimizer(Optimizer.parse(optimizer))
+                .checkpointing(Checkpointing.parse(checkpointing))
+                .flashAttention(flashAttention)
+                .fineTuning(fineTuning())
+                .pruning(Pruning.parse(pruning))
+                .offload(Offload.parse(offload))
+                .parallelism(new Parallelism(dataParallel, tensorParallel, pipelineParallel, zeroStage, link))
+                .tenants(tenants)
+                .overlapCommunication(overlapCommunication);
+        if (tokens != null && steps != null) {
+            throw new BadInputException("tokens and steps must not both be given: tokens=" + tokens + ", steps=" + steps);
+        }
+        if (tokens != null) {
+            b.tokens(Counts.parse("tokens", tokens));
+        }
+        if (steps != null) {
+            b.steps(Counts.parse("steps", steps));
+        }
+        return b.build();
+    }
+
+    private FineTuning fineTuning() {
+        return switch (finetune.trim().toLowerCase(java.util.Locale.ROOT)) {
+            case "full" -> FineTuning.full();
+            case "lora" -> FineTuning.lora(loraRank, LoraTarget.parseList(loraTargets));
+            case "qlora" -> FineTuning.qlora(loraRank, LoraTarget.parseList(loraTargets));
+            default -> throw new BadInputException("finetune must be full, lora or qlora: finetune=" + finetune);
+        };
+    }
+
+    /** Preset names for help and completion. */
+    static final class PresetNames extends ArrayList<String> {
+        private static final long serialVersionUID = 1L;
+
+        PresetNames() {
+            super(Presets.NAMES);
+        }
+    }
+
+    /** Catalog ids for help and completion. */
+    static final class CatalogNames extends ArrayList<String> {
+        private static final long serialVersionUID = 1L;
+
+        CatalogNames() {
+            super(Machines.catalogIds());
+        }
+    }
+}
