@@ -40,7 +40,8 @@ import picocli.CommandLine.Spec;
                 + "error, with the datasheet-based prediction beside it. Records the run under "
                 + "results/validate/<host>-<UTC time>.json.",
                 "Takes about a minute on 2 cores. Run it right after 'membound calibrate --standard' on a quiet "
-                        + "machine: other work slows the workloads down, not the profile."})
+                        + "machine: other work slows the workloads down, not the profile.",
+                "Without --profile it predicts from the latest profile of the profiles directory."})
 public final class ValidateCommand implements Callable<Integer> {
 
     @Spec
