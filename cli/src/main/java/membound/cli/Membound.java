@@ -2,18 +2,19 @@ package membound.cli;
 
 import java.io.PrintWriter;
 
-import membound.calibrator.cli.CalibrateCommand;
-import membound.calibrator.cli.CompareCommand;
-import membound.calibrator.cli.FleetCommand;
-import membound.calibrator.cli.HardwareCommand;
-import membound.calibrator.cli.ImportCommand;
-import membound.calibrator.cli.ShowCommand;
-import membound.vocabulary.BadInputException;
-import membound.model.cli.PredictCommand;
-import membound.report.cli.ReportCommand;
-import membound.validate.cli.ValidateCommand;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
+
+import membound.cli.command.CalibrateCommand;
+import membound.cli.command.CompareCommand;
+import membound.cli.command.FleetCommand;
+import membound.cli.command.HardwareCommand;
+import membound.cli.command.ImportCommand;
+import membound.cli.command.PredictCommand;
+import membound.cli.command.ReportCommand;
+import membound.cli.command.ShowCommand;
+import membound.cli.command.ValidateCommand;
+import membound.vocabulary.BadInputException;
 
 /**
  * {@code membound}: one launcher, one subcommand per task. Exit status 0 on success, 2 on bad input

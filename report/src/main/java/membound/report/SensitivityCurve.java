@@ -1,7 +1,13 @@
 package membound.report;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.DoubleUnaryOperator;
 
+import membound.model.machine.Basis;
+import membound.model.machine.Ceiling;
 import membound.vocabulary.BadInputException;
 
 /**
@@ -37,6 +43,38 @@ public record SensitivityCurve(List<Point> points, double measuredBytesPerSecond
             throw new BadInputException("nominal point must have both coordinates: nominalBytesPerSecond="
                     + nominalBytesPerSecond + ", nominalStepSeconds=" + nominalStepSeconds);
         }
+    }
+
+    /** Sweep points: bandwidth from 1/4 to 4 times the measured one, four points per doubling. */
+    public static final int SWEEP_STEPS_PER_DOUBLING = 4;
+    public static final int SWEEP_DOUBLINGS = 2;
+
+    /**
+     * Step time from a quarter to four times the measured main-memory bandwidth, plus the nominal
+     * bandwidth: {@code stepSecondsAt} predicts one point (the caller runs predict), in increasing
+     * bandwidth order, then the nominal point; the measured point is the run's own.
+     *
+     * @param read the main memory's read ceiling of the profile's machine
+     * @param run  the prediction on the profile's machine at its measured bandwidth
+     */
+    public static SensitivityCurve sweep(Ceiling read, TrainingRun run, DoubleUnaryOperator stepSecondsAt) {
+        double measured = read.value(Basis.MEASURED);
+        Map<Double, Double> steps = new TreeMap<>();
+        int n = SWEEP_STEPS_PER_DOUBLING * SWEEP_DOUBLINGS;
+        for (int k = -n; k <= n; k++) {
+            double bandwidth = k == 0 ? measured : measured * Math.pow(2, (double) k / SWEEP_STEPS_PER_DOUBLING);
+            steps.put(bandwidth, k == 0 ? run.measured().stepSeconds() : stepSecondsAt.applyAsDouble(bandwidth));
+        }
+        Double nominal = read.hasDatasheet() ? read.datasheet() : null;
+        Double nominalStep = null;
+        if (nominal != null) {
+            nominalStep = stepSecondsAt.applyAsDouble(nominal);
+            steps.put(nominal, nominalStep);
+        }
+        List<Point> points = new ArrayList<>();
+        steps.forEach((bw, s) -> points.add(new Point(bw, s)));
+        return new SensitivityCurve(points, measured, run.measured().stepSeconds(), nominal, nominalStep,
+                run.datasheet().stepSeconds(), run.sensitivity().elasticity());
     }
 
     /** One prediction on the curve. */

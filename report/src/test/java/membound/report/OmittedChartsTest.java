@@ -22,7 +22,7 @@ class OmittedChartsTest {
 
     @Test
     void shouldLeaveOutEveryChartTheProfileHasNoDataForAndSayWhy() throws Exception {
-        ReportInput input = Reports.input(Path.of("unused"), "--profile", minimalProfile().toString());
+        ReportInput input = Reports.profileOnly(minimalProfile());
         ReportRenderer.Rendered r = ReportRenderer.render(input);
         Map<String, String> reasons = new TreeMap<>();
         r.omitted().forEach(o -> reasons.put(o.stem(), o.reason()));

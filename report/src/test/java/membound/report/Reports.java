@@ -4,12 +4,30 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
-import membound.report.cli.ReportCommand;
-import picocli.CommandLine;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** Reports made the way membound report makes them, for tests: the example profile, a small workload. */
+import membound.model.Estimator;
+import membound.model.machine.Machine;
+import membound.model.machine.Machines;
+import membound.model.machine.Overrides;
+import membound.model.training.TrainingSetup;
+import membound.model.workload.Presets;
+import membound.model.workload.Workload;
+import membound.profile.ProfileJson;
+import membound.vocabulary.AccessPattern;
+
+/**
+ * Report inputs for tests, made from the model as {@code membound report} makes them from predict's JSON:
+ * the example profile and a small workload. The command itself (its options, predict run in-process) is
+ * tested in the cli module; here the library draws what the model predicts.
+ */
 public final class Reports {
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     private static ReportRenderer.Rendered example;
     private static ReportInput exampleInput;
@@ -30,15 +48,38 @@ public final class Reports {
         return root().resolve("results/profiles/examples/dgx-spark-example.json");
     }
 
-    /** The input of {@code membound report ARGS --out OUT}, without writing anything. */
-    public static ReportInput input(Path out, String... args) {
-        List<String> all = new ArrayList<>(List.of(args));
-        all.add("--out");
-        all.add(out.toString());
-        CommandLine commandLine = new CommandLine(new ReportCommand());
-        commandLine.parseArgs(all.toArray(String[]::new));
-        ReportCommand command = commandLine.getCommand();
-        return command.input();
+    /** A report of the profile alone, as {@code membound report --profile FILE} makes one without a workload. */
+    public static ReportInput profileOnly(Path profile) {
+        return new ReportInput(ProfileJson.read(profile), profile.toString(), null, List.of(), null,
+                "no workload given: add --model PRESET", "membound report --profile " + profile, 12);
+    }
+
+    /**
+     * A training prediction of {@code preset} with predict's defaults on the profile's machine, then on each
+     * catalog entry of {@code compare}, with the bandwidth sweep on the profile's machine.
+     */
+    public static ReportInput withWorkload(Path profile, String preset, String... compare) {
+        Workload workload = Presets.resolve(preset);
+        TrainingSetup setup = TrainingSetup.builder().build();
+        Machine machine = Machines.profile(profile, null, Overrides.NONE);
+        List<MachineOutcome> machines = new ArrayList<>();
+        machines.add(MachineOutcome.of(run(workload, setup, machine)));
+        for (String entry : compare) {
+            machines.add(MachineOutcome.of(run(workload, setup, Machines.datasheet(entry, Overrides.NONE))));
+        }
+        TrainingRun primary = machines.get(0).run();
+        SensitivityCurve sweep = SensitivityCurve.sweep(machine.device().mainMemory().ceiling(AccessPattern.READ),
+                primary, bandwidth -> Estimator.predict(workload, setup, Machines.profile(profile, null,
+                        Overrides.parse(List.of(String.format(Locale.ROOT, "%.0fB/s", bandwidth)), List.of())))
+                        .measured().stepSeconds());
+        return new ReportInput(ProfileJson.read(profile), profile.toString(), machine.device().id(), machines, sweep,
+                null, "membound report --profile " + profile + " --model " + preset + " --compare "
+                + String.join(",", compare), 12);
+    }
+
+    /** The prediction as predict's JSON carries it to the report. */
+    private static TrainingRun run(Workload workload, TrainingSetup setup, Machine machine) {
+        return JSON.convertValue(Estimator.predict(workload, setup, machine), TrainingRun.class);
     }
 
     /**
@@ -54,8 +95,7 @@ public final class Reports {
 
     public static synchronized ReportInput exampleInput() {
         if (exampleInput == null) {
-            exampleInput = input(Path.of("unused-out-dir"), "--profile", exampleProfile().toString(), "--model",
-                    "llama-3.2-1b", "--compare", "gh200,h100");
+            exampleInput = withWorkload(exampleProfile(), "llama-3.2-1b", "gh200", "h100");
         }
         return exampleInput;
     }

@@ -7,6 +7,7 @@ import org.openjdk.jmh.results.RunResult;
 
 import membound.benchmarks.results.PassTimes;
 import membound.benchmarks.suite.ProgressOutput;
+import membound.vocabulary.text.Numbers;
 
 /**
  * JMH's output during a validation as one line per workload: {@code [2/4] MLP training step ..... 182.4 ms
@@ -26,6 +27,6 @@ final class ProgressLines extends ProgressOutput {
     @Override
     protected String figure(RunResult result) {
         PassTimes times = PassTimes.of(result.getPrimaryResult());
-        return Format.seconds(times.percentileNanos(50) / 1e9) + " per step";
+        return Numbers.secondsOrMillis(times.percentileNanos(50) / 1e9) + " per step";
     }
 }

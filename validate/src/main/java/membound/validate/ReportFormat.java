@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import membound.vocabulary.text.Numbers;
 import membound.vocabulary.units.Units;
 
 /** A validation report as a table for people and as JSON for programs (and the recorded run). */
@@ -27,12 +28,12 @@ public final class ReportFormat {
                 "error", "mem-bound", "datasheet-based"));
         for (ValidationReport.Row row : report.rows()) {
             ValidationReport.Measured m = row.measured();
-            String measured = Format.seconds(m.medianSeconds()) + " [" + Format.seconds(m.p5Seconds()) + " - "
-                    + Format.seconds(m.p95Seconds()) + "]";
+            String measured = Numbers.secondsOrMillis(m.medianSeconds()) + " [" + Numbers.secondsOrMillis(m.p5Seconds()) + " - "
+                    + Numbers.secondsOrMillis(m.p95Seconds()) + "]";
             String datasheet = row.datasheetSeconds() == null ? "unknown"
-                    : Format.seconds(row.datasheetSeconds()) + " (" + Format.percent(row.datasheetError()) + ")";
+                    : Numbers.secondsOrMillis(row.datasheetSeconds()) + " (" + Numbers.signedPercent(row.datasheetError()) + ")";
             s.append(String.format(Locale.ROOT, "%-26s %-30s %11s %8s %7.0f%%  %s%n", row.workload().label(), measured,
-                    Format.seconds(row.predictedSeconds()), Format.percent(row.error()), 100 * row.memoryBoundShare(),
+                    Numbers.secondsOrMillis(row.predictedSeconds()), Numbers.signedPercent(row.error()), 100 * row.memoryBoundShare(),
                     datasheet));
         }
         s.append(String.format(Locale.ROOT, "mean |error| %.1f%%, largest %.1f%%%n", 100 * report.meanAbsoluteError(),
@@ -43,7 +44,7 @@ public final class ReportFormat {
             if (!row.tenantMedianSeconds().isEmpty()) {
                 s.append("; each tenant's own median step:");
                 for (int t = 0; t < row.tenantMedianSeconds().size(); t++) {
-                    s.append(' ').append(Format.seconds(row.tenantMedianSeconds().get(t)));
+                    s.append(' ').append(Numbers.secondsOrMillis(row.tenantMedianSeconds().get(t)));
                 }
             }
             s.append('\n');
@@ -57,9 +58,9 @@ public final class ReportFormat {
                         + "%11s %8s%n", row.workload().label(), "operation", "bound", "predicted", "measured", "error"));
                 for (ValidationReport.OperationRow op : row.operations()) {
                     s.append(String.format(Locale.ROOT, "%-48s %-8s %11s %11s %8s%n", op.name(), op.bound(),
-                            Format.seconds(op.predictedSeconds()),
-                            op.measuredSeconds() == null ? "-" : Format.seconds(op.measuredSeconds()),
-                            op.measuredSeconds() == null ? "" : Format.percent(
+                            Numbers.secondsOrMillis(op.predictedSeconds()),
+                            op.measuredSeconds() == null ? "-" : Numbers.secondsOrMillis(op.measuredSeconds()),
+                            op.measuredSeconds() == null ? "" : Numbers.signedPercent(
                                     (op.predictedSeconds() - op.measuredSeconds()) / op.measuredSeconds())));
                 }
             }

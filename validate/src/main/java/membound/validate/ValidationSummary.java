@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Numbers;
 
 /**
  * Several recorded validations summarized per workload by their medians: on a shared machine one run swings
@@ -126,9 +127,9 @@ public final class ValidationSummary {
                 "predicted", "error", "|error|", "datasheet-based error"));
         for (Line line : lines) {
             s.append(String.format(Locale.ROOT, "%-26s %5d %12s %12s %8s %7.1f%%  %s%n", line.label(), line.runs(),
-                    Format.seconds(line.measuredSeconds()), Format.seconds(line.predictedSeconds()),
-                    Format.percent(line.error()), 100 * line.absoluteError(),
-                    line.datasheetError() == null ? "unknown" : Format.percent(line.datasheetError())));
+                    Numbers.secondsOrMillis(line.measuredSeconds()), Numbers.secondsOrMillis(line.predictedSeconds()),
+                    Numbers.signedPercent(line.error()), 100 * line.absoluteError(),
+                    line.datasheetError() == null ? "unknown" : Numbers.signedPercent(line.datasheetError())));
         }
         s.append(String.format(Locale.ROOT, "mean of the median |error|: %.1f%%%n", 100 * meanAbsoluteError()));
         s.append("runs (load average at the start; cpus other processes used while it ran):\n");

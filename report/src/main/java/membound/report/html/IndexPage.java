@@ -31,6 +31,8 @@ import membound.report.chart.ChartStyle;
 import membound.report.chart.Figure;
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.text.Numbers;
+import membound.vocabulary.units.Units;
 
 /**
  * {@code index.html}: the key figures in a table, every chart with what it shows and where its numbers
@@ -134,7 +136,7 @@ public final class IndexPage {
         facts.add("profile <code>" + escape(input.profileFile()) + "</code>, made " + escape(p.provenance().createdUtc())
                 + " by membound " + escape(p.provenance().memboundVersion()));
         if (run != null) {
-            facts.add("workload <b>" + escape(run.workload()) + "</b> (" + Numbers.count(run.parameters())
+            facts.add("workload <b>" + escape(run.workload()) + "</b> (" + Numbers.roundedCount(run.parameters())
                     + " parameters): " + escape(setup(run)));
         }
         h.append("<p class=\"lead\">").append(String.join(" \u00b7 ", facts)).append("</p>\n</header>\n");
@@ -151,7 +153,7 @@ public final class IndexPage {
                         + "sequence %,d \u00d7 micro-batch %d \u00d7 accumulation %d, checkpointing %s, %s tokens",
                 tuning, lower(s.optimizer()), lower(s.weightPrecision()), lower(s.activationPrecision()),
                 lower(s.optimizerStatePrecision()), s.sequenceLength(), s.microBatchSize(), s.gradientAccumulation(),
-                lower(s.checkpointing()), Numbers.count(s.tokens()));
+                lower(s.checkpointing()), Numbers.roundedCount(s.tokens()));
     }
 
     private static String lower(String text) {
@@ -183,39 +185,39 @@ public final class IndexPage {
             group(h, "Prediction: " + run.workload() + " on " + run.machineName());
             StepResult m = run.measured();
             StepResult d = run.datasheet();
-            row(h, "Predicted step time, measured ceilings", Numbers.duration(m.stepSeconds()),
+            row(h, "Predicted step time, measured ceilings", Numbers.roundedDuration(m.stepSeconds()),
                     "membound predict: per-operation roofline on the profile's ceilings (docs/model.md)");
-            row(h, "Predicted step time, datasheet ceilings", Numbers.duration(d.stepSeconds()) + " ("
+            row(h, "Predicted step time, datasheet ceilings", Numbers.roundedDuration(d.stepSeconds()) + " ("
                     + Numbers.signedPercent(run.datasheetDifference()) + " against measured)",
                     "the same operations on the profile's nominal figures (datasheet; docs/model.md)");
-            row(h, "Total training time", Numbers.duration(m.totalSeconds()) + " measured, " + Numbers.duration(d.totalSeconds())
+            row(h, "Total training time", Numbers.roundedDuration(m.totalSeconds()) + " measured, " + Numbers.roundedDuration(d.totalSeconds())
                     + " datasheet", String.format(Locale.ROOT, "%s tokens / %,.0f tokens per step = %,.0f steps, times the step time",
-                    Numbers.count(m.tokensPerStep() * m.steps()), m.tokensPerStep(), m.steps()));
+                    Numbers.roundedCount(m.tokensPerStep() * m.steps()), m.tokensPerStep(), m.steps()));
             row(h, "Tokens per second", String.format(Locale.ROOT, "%,.0f measured, %,.0f datasheet", m.tokensPerSecond(),
                     d.tokensPerSecond()), "tokens per step / step time");
-            row(h, "Model FLOPs utilization (MFU)", Numbers.percent(m.mfu()) + " of " + Numbers.flops(m.peakFlopsPerSecond()),
+            row(h, "Model FLOPs utilization (MFU)", Numbers.percent(m.mfu()) + " of " + Units.formatFlops(m.peakFlopsPerSecond()),
                     "model FLOPs per step / step time / dense peak (PaLM, Chowdhery et al. 2022, appendix B); peak: "
                             + ceilingSource(run.measuredCeilings(), "dense peak"));
             row(h, "Memory-bound share of the step", Numbers.percent(m.memoryBoundShare()) + " measured, "
                     + Numbers.percent(d.memoryBoundShare()) + " datasheet",
                     "time in operations whose bytes take longer than their FLOPs on the roofline");
             row(h, "Bandwidth sensitivity", String.format(Locale.ROOT, "elasticity %.2f; %s at 0.5\u00d7, %s at 2\u00d7 bandwidth",
-                    run.sensitivity().elasticity(), Numbers.duration(run.sensitivity().halfBandwidthStepSeconds()),
-                    Numbers.duration(run.sensitivity().doubleBandwidthStepSeconds())),
+                    run.sensitivity().elasticity(), Numbers.roundedDuration(run.sensitivity().halfBandwidthStepSeconds()),
+                    Numbers.roundedDuration(run.sensitivity().doubleBandwidthStepSeconds())),
                     "d ln T / d ln BW by central difference at \u00b11% of memory bandwidth, links unchanged (membound predict)");
             SensitivityCurve curve = input.sensitivity();
             if (curve != null && curve.nominalStepSeconds() != null) {
                 row(h, "Step time at the nominal bandwidth, compute as measured",
-                        Numbers.duration(curve.nominalStepSeconds()) + " ("
+                        Numbers.roundedDuration(curve.nominalStepSeconds()) + " ("
                                 + Numbers.signedPercent(curve.nominalStepSeconds() / curve.measuredStepSeconds() - 1)
                                 + " against measured)",
-                        "membound predict --memory-bandwidth " + Numbers.bandwidth(curve.nominalBytesPerSecond())
+                        "membound predict --memory-bandwidth " + Units.formatBandwidth(curve.nominalBytesPerSecond())
                                 + ": what the bandwidth the datasheet promises and the memory does not deliver costs");
             }
             if (run.memory() != null) {
                 TrainingRun.Memory mem = run.memory();
                 h.append("<tr><td>Memory footprint per device</td><td class=\"value\">")
-                        .append(escape(Numbers.bytes(mem.totalBytes()) + " of " + Numbers.bytes(mem.capacityBytes())))
+                        .append(escape(bytes(mem.totalBytes()) + " of " + bytes(mem.capacityBytes())))
                         .append(mem.fits() ? " <span class=\"ok\">fits</span>" : " <span class=\"bad\">does not fit</span>")
                         .append("</td><td class=\"src\">weights, gradients, optimizer states, activations, workspace "
                                 + "(docs/model.md); capacity: ").append(escape(mem.capacitySource())).append("</td></tr>\n");
@@ -228,7 +230,7 @@ public final class IndexPage {
             for (AccessPattern access : DRAM_ACCESSES) {
                 device.ceiling(MemoryLevel.DRAM, access).ifPresent(c -> row(h,
                         "DRAM " + access + " bandwidth, " + statistic(c),
-                        Numbers.bandwidth(c.bytesPerSecond()) + spread(device, c) + share(p, device, access),
+                        Units.formatBandwidth(c.bytesPerSecond()) + spread(device, c) + share(p, device, access),
                         ceilingSource(device, c)));
             }
             for (membound.vocabulary.Precision precision : membound.vocabulary.Precision.values()) {
@@ -236,7 +238,7 @@ public final class IndexPage {
                     device.computeCeiling(precision, kind).ifPresent(e -> row(h,
                             precision + " " + (kind == ComputeEntry.Kind.GEMM ? "GEMM" : "FMA peak") + ", "
                                     + statistic(e.flopsPerSecond()),
-                            Numbers.flops(e.flopsPerSecond().typical()),
+                            Units.formatFlops(e.flopsPerSecond().typical()),
                             "compute entry " + e.id() + (e.matrixSize() != null ? " (n=" + e.matrixSize() + ")" : "")
                                     + (e.threads() != null ? ", " + e.threads() + " threads" : "") + "; "
                                     + Provenances.describe(e.provenance())));
@@ -247,13 +249,13 @@ public final class IndexPage {
                     .ifPresent(l -> row(h, "DRAM load latency, p50",
                             String.format(Locale.ROOT, "%.0f ns (p99 %.0f ns)", l.nanosPerLoad().p50(), l.nanosPerLoad().p99()),
                             "latency entry " + l.id() + ", " + l.pattern() + " chase over "
-                                    + Numbers.bytes(l.workingSetBytes()) + "; " + Provenances.describe(l.provenance())));
+                                    + bytes(l.workingSetBytes()) + "; " + Provenances.describe(l.provenance())));
         }
         group(h, "Nominal (datasheet)");
         for (Nominal.MemoryBandwidth n : p.nominal().memoryBandwidth()) {
             String who = "Nominal memory bandwidth (" + String.join(", ", n.deviceIds()) + ")";
             if (n.state() == Nominal.State.KNOWN) {
-                row(h, who, Numbers.bandwidth(n.bytesPerSecond()), Provenances.describe(n.provenance()));
+                row(h, who, Units.formatBandwidth(n.bytesPerSecond()), Provenances.describe(n.provenance()));
             } else {
                 row(h, who, "unknown", n.reason());
             }
@@ -261,7 +263,7 @@ public final class IndexPage {
         for (Nominal.Compute c : p.nominal().compute()) {
             String who = "Nominal " + c.precision() + (c.sparse() ? " 2:4 sparse" : " dense") + " peak (" + c.deviceId() + ")";
             if (c.state() == Nominal.State.KNOWN) {
-                row(h, who, Numbers.flops(c.flopsPerSecond()), Provenances.describe(c.provenance()));
+                row(h, who, Units.formatFlops(c.flopsPerSecond()), Provenances.describe(c.provenance()));
             } else {
                 row(h, who, "unknown", c.reason());
             }
@@ -310,7 +312,7 @@ public final class IndexPage {
             s.append("bandwidth entry ").append(c.bandwidthId());
             device.bandwidthEntry(c.bandwidthId()).ifPresent(b -> s.append(" (").append(b.kernel()).append(", ")
                     .append(b.elementType()).append(b.threads() != null ? ", " + b.threads() + " threads" : "")
-                    .append(b.workingSetBytes() != null ? ", " + Numbers.bytes(b.workingSetBytes()) : "").append(")"));
+                    .append(b.workingSetBytes() != null ? ", " + bytes(b.workingSetBytes()) : "").append(")"));
             s.append("; ");
         }
         return s.append(Provenances.describe(c.provenance())).toString();
@@ -353,9 +355,9 @@ public final class IndexPage {
             TrainingRun r = o.run();
             h.append("<tr><td title=\"").append(escape(r.machineSource())).append("\">").append(escape(label))
                     .append("<br><span class=\"sub\">").append(escape(r.machineName())).append("</span></td>")
-                    .append(num(Numbers.duration(r.measured().stepSeconds())))
-                    .append(num(Numbers.duration(r.datasheet().stepSeconds())))
-                    .append(num(Numbers.duration(r.measured().totalSeconds())))
+                    .append(num(Numbers.roundedDuration(r.measured().stepSeconds())))
+                    .append(num(Numbers.roundedDuration(r.datasheet().stepSeconds())))
+                    .append(num(Numbers.roundedDuration(r.measured().totalSeconds())))
                     .append(num(String.format(Locale.ROOT, "%,.0f", r.measured().tokensPerSecond())))
                     .append(num(Numbers.percent(r.measured().mfu())))
                     .append(num(Numbers.percent(r.measured().memoryBoundShare())))
@@ -382,8 +384,8 @@ public final class IndexPage {
         for (OperationRow op : rows.subList(0, n)) {
             h.append("<tr><td>").append(escape(op.name())).append("</td><td>").append(escape(op.operationClass()))
                     .append("</td><td>").append(op.bound().equals("memory") ? "<span class=\"bad\">memory</span>" : escape(op.bound()))
-                    .append("</td>").append(num(Numbers.duration(op.seconds()))).append(num(Numbers.percent(op.share())))
-                    .append(num(Numbers.intensity(op.arithmeticIntensity())))
+                    .append("</td>").append(num(Numbers.roundedDuration(op.seconds()))).append(num(Numbers.percent(op.share())))
+                    .append(num(intensity(op.arithmeticIntensity())))
                     .append(num(String.format(Locale.ROOT, "%.2f", op.bytes() / 1e9))).append("</tr>\n");
         }
         h.append("</tbody>\n</table>\n<p class=\"files\">Per step, all repetitions of an operation together; "
@@ -408,8 +410,8 @@ public final class IndexPage {
 
     private static String value(CeilingLine l) {
         return switch (l.unit()) {
-            case "B/s" -> Numbers.bandwidth(l.value());
-            case "FLOP/s" -> Numbers.flops(l.value());
+            case "B/s" -> Units.formatBandwidth(l.value());
+            case "FLOP/s" -> Units.formatFlops(l.value());
             default -> String.format(Locale.ROOT, "%.3g %s", l.value(), l.unit());
         };
     }
@@ -468,5 +470,14 @@ public final class IndexPage {
                 .append(escape(version != null ? version : "dev")).append("). Charts drawn with JFreeChart, SVG with JFreeSVG. ")
                 .append("Formulas and their sources: docs/model.md; profile fields: docs/profile-schema.md; this page: docs/report.md.")
                 .append("</footer>\n");
+    }
+
+    private static String bytes(double bytes) {
+        return Units.formatBytes((long) bytes);
+    }
+
+    /** FLOP per byte: whole above 10, else two decimals; an en dash where an operation has none. */
+    private static String intensity(Double flopsPerByte) {
+        return flopsPerByte == null ? "\u2013" : String.format(Locale.ROOT, flopsPerByte >= 10 ? "%.0f" : "%.2f", flopsPerByte);
     }
 }

@@ -14,6 +14,7 @@ import membound.report.ReportRenderer;
 import membound.report.Reports;
 import membound.report.TrainingRun;
 import membound.report.chart.Figure;
+import membound.vocabulary.text.Numbers;
 
 /** index.html of the example report: every chart referred to, the key figures shown with their sources, nothing fetched. */
 class IndexPageTest {
@@ -60,9 +61,9 @@ class IndexPageTest {
         String page = page();
         TrainingRun run = Reports.exampleInput().primary();
         assertTrue(page.contains("Predicted step time, measured ceilings</td><td class=\"value\">"
-                + Numbers.duration(run.measured().stepSeconds())), "measured step time");
+                + Numbers.roundedDuration(run.measured().stepSeconds())), "measured step time");
         assertTrue(page.contains("Predicted step time, datasheet ceilings</td><td class=\"value\">"
-                + Numbers.duration(run.datasheet().stepSeconds())), "datasheet step time");
+                + Numbers.roundedDuration(run.datasheet().stepSeconds())), "datasheet step time");
         assertTrue(page.contains(Numbers.percent(run.measured().mfu())), "MFU");
         assertTrue(page.contains(String.format(java.util.Locale.ROOT, "elasticity %.2f", run.sensitivity().elasticity())),
                 "elasticity");
@@ -98,11 +99,11 @@ class IndexPageTest {
 
     @Test
     void shouldFormatDurationsForPeople() {
-        assertEquals("840 ms", Numbers.duration(0.84));
-        assertEquals("2.34 s", Numbers.duration(2.3378));
-        assertEquals("14.5 min", Numbers.duration(870));
-        assertEquals("6.2 h", Numbers.duration(6.2 * 3600));
-        assertEquals("13.2 days", Numbers.duration(13.2 * 86400));
+        assertEquals("840 ms", Numbers.roundedDuration(0.84));
+        assertEquals("2.34 s", Numbers.roundedDuration(2.3378));
+        assertEquals("14.5 min", Numbers.roundedDuration(870));
+        assertEquals("6.2 h", Numbers.roundedDuration(6.2 * 3600));
+        assertEquals("13.2 days", Numbers.roundedDuration(13.2 * 86400));
     }
 
 }

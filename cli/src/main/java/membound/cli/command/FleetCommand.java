@@ -1,4 +1,4 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -6,14 +6,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import membound.calibrator.compare.Figure;
-import membound.calibrator.fleet.Fleet;
-import membound.profile.ProfileJson;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+
+import membound.calibrator.compare.Figure;
+import membound.calibrator.fleet.Fleet;
+import membound.cli.options.FormatOption;
+import membound.cli.options.OutputFormat;
+import membound.profile.ProfileJson;
 
 /** {@code membound fleet DIR}: many nodes' profiles as one fleet, and the nodes that stand out. */
 @Command(name = "fleet", mixinStandardHelpOptions = true,
@@ -44,12 +48,12 @@ public final class FleetCommand implements Callable<Integer> {
             + "e.g. cpu/ceiling/DRAM")
     String figure;
 
-    @Option(names = "--format", paramLabel = "text|json", description = "text (default) or json")
-    String format = "text";
+    @Mixin
+    FormatOption format;
 
     @Override
     public Integer call() {
-        OutputFormat output = OutputFormat.of(format);
+        OutputFormat output = format.value();
         double limit = Fleet.parseThreshold(threshold);
         Fleet fleet = Fleet.of(directory.toString(), Fleet.read(directory), limit, mixedSettings);
         if (figure != null) {

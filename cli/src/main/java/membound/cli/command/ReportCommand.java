@@ -1,4 +1,4 @@
-package membound.report.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -17,9 +17,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
-import membound.model.cli.PredictCommand;
-import membound.model.machine.Basis;
-import membound.model.machine.Ceiling;
+import membound.cli.options.OutputFormat;
+import membound.cli.options.PredictOptions;
 import membound.model.machine.Machine;
 import membound.model.machine.Machines;
 import membound.model.machine.Overrides;
@@ -57,10 +56,6 @@ import membound.vocabulary.BadInputException;
                 "      --finetune lora --compare gh200,h100 --out report-llama"})
 public final class ReportCommand implements Callable<Integer> {
 
-    /** Sweep points: bandwidth from 1/4 to 4 times the measured one, four points per doubling. */
-    static final int SWEEP_STEPS_PER_DOUBLING = 4;
-    static final int SWEEP_DOUBLINGS = 2;
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -70,13 +65,13 @@ public final class ReportCommand implements Callable<Integer> {
 
     // Every option of predict, parsed by predict's own declarations (and checked again when predict runs).
     @Mixin
-    PredictCommand prediction;
+    PredictOptions prediction;
 
     @Override
     public Integer call() {
         ReportFiles.checkWritable(out);
-        String format = spec.commandLine().getParseResult().matchedOptionValue("--format", "text");
         ReportInput input = input();
+        OutputFormat format = prediction.format();
         ReportRenderer.Rendered rendered = ReportRenderer.render(input);
         ReportFiles.writeNew(out, rendered.files());
         print(spec.commandLine().getOut(), format, rendered);
@@ -97,10 +92,7 @@ public final class ReportCommand implements Callable<Integer> {
             throw new BadInputException("decode must be left out: a report charts training (the roofline, the step "
                     + "breakdown); use membound predict --decode for tokens/s: decode=true");
         }
-        String format = parsed.matchedOptionValue("--format", "text");
-        if (!format.equals("text") && !format.equals("json")) {
-            throw new BadInputException("format must be text or json: format=" + format);
-        }
+        prediction.format(); // --format is checked with the other options, before anything is drawn
         int operationsShown = parsed.matchedOptionValue("--operations", 12);
         if (operationsShown < 0) {
             throw new BadInputException("operations must be 0 (all) or positive: operations=" + operationsShown);
@@ -164,30 +156,11 @@ public final class ReportCommand implements Callable<Integer> {
         return kept;
     }
 
-    /**
-     * Step time from a quarter to four times the measured main-memory bandwidth, plus the nominal
-     * bandwidth: one predict run per point, the profile's machine only.
-     */
+    /** Step time against bandwidth on the profile's machine only: one predict run per point. */
     static SensitivityCurve sweep(List<String> predictArgs, Machine machine, TrainingRun run) {
         List<String> base = without(predictArgs, "--compare", "--hardware");
-        Ceiling read = machine.device().mainMemory().ceiling(AccessPattern.READ);
-        double measured = read.value(Basis.MEASURED);
-        Map<Double, Double> steps = new java.util.TreeMap<>();
-        int n = SWEEP_STEPS_PER_DOUBLING * SWEEP_DOUBLINGS;
-        for (int k = -n; k <= n; k++) {
-            double bandwidth = k == 0 ? measured : measured * Math.pow(2, (double) k / SWEEP_STEPS_PER_DOUBLING);
-            steps.put(bandwidth, k == 0 ? run.measured().stepSeconds() : stepAt(base, bandwidth));
-        }
-        Double nominal = read.hasDatasheet() ? read.datasheet() : null;
-        Double nominalStep = null;
-        if (nominal != null) {
-            nominalStep = stepAt(base, nominal);
-            steps.put(nominal, nominalStep);
-        }
-        List<SensitivityCurve.Point> points = new ArrayList<>();
-        steps.forEach((bw, s) -> points.add(new SensitivityCurve.Point(bw, s)));
-        return new SensitivityCurve(points, measured, run.measured().stepSeconds(), nominal, nominalStep,
-                run.datasheet().stepSeconds(), run.sensitivity().elasticity());
+        return SensitivityCurve.sweep(machine.device().mainMemory().ceiling(AccessPattern.READ), run,
+                bandwidth -> stepAt(base, bandwidth));
     }
 
     private static double stepAt(List<String> base, double bytesPerSecond) {
@@ -205,9 +178,9 @@ public final class ReportCommand implements Callable<Integer> {
         return text.toString();
     }
 
-    private void print(PrintWriter w, String format, ReportRenderer.Rendered rendered) {
+    private void print(PrintWriter w, OutputFormat format, ReportRenderer.Rendered rendered) {
         Path index = out.resolve(ReportRenderer.INDEX);
-        if (format.equals("json")) {
+        if (format == OutputFormat.JSON) {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("out", out.toString());
             json.put("index", index.toString());

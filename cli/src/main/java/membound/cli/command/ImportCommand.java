@@ -1,4 +1,4 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -20,6 +21,8 @@ import membound.calibrator.imports.ImportFormat;
 import membound.calibrator.imports.ImportedFigures;
 import membound.calibrator.imports.ProfileImport;
 import membound.calibrator.store.ProfileStore;
+import membound.cli.options.OutputFormat;
+import membound.cli.options.ProfilesDirOption;
 import membound.profile.ProfileJson;
 import membound.profile.Quality;
 import membound.vocabulary.BadInputException;
@@ -88,10 +91,8 @@ public final class ImportCommand implements Callable<Integer> {
             + "instead of the profiles directory")
     Path output;
 
-    @Option(names = "--profiles-dir", paramLabel = "DIR",
-            description = "where latest is looked up and the new profile goes (default: results/profiles of the "
-                    + "repository)")
-    Path profilesDir;
+    @Mixin
+    ProfilesDirOption profilesDir;
 
     @Override
     public Integer call() {
@@ -138,7 +139,7 @@ public final class ImportCommand implements Callable<Integer> {
             }
         }
 
-        ProfileStore store = CommandSupport.store(profilesDir);
+        ProfileStore store = profilesDir.store();
         CommandSupport.Named input = CommandSupport.read(store, into);
         ImportedFigures figures = tool.parse(file, gpuIndex);
         ProfileImport.Result result = ProfileImport.apply(input.profile(), figures, tool,

@@ -1,20 +1,24 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-import membound.calibrator.compare.Comparison;
-import membound.calibrator.compare.Figure;
-import membound.calibrator.compare.NominalComparison;
-import membound.vocabulary.BadInputException;
-import membound.profile.ProfileJson;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+
+import membound.calibrator.compare.Comparison;
+import membound.calibrator.compare.Figure;
+import membound.calibrator.compare.NominalComparison;
+import membound.cli.options.FormatOption;
+import membound.cli.options.OutputFormat;
+import membound.cli.options.ProfilesDirOption;
+import membound.profile.ProfileJson;
+import membound.vocabulary.BadInputException;
 
 /** {@code membound compare A B} and {@code membound compare A --nominal}. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
@@ -43,21 +47,20 @@ public final class CompareCommand implements Callable<Integer> {
             + "e.g. cpu/ceiling/DRAM")
     String figure;
 
-    @Option(names = "--format", paramLabel = "text|json", description = "text (default) or json")
-    String format = "text";
+    @Mixin
+    FormatOption format;
 
-    @Option(names = "--profiles-dir", paramLabel = "DIR",
-            description = "where latest is looked up (default: results/profiles of the repository)")
-    Path profilesDir;
+    @Mixin
+    ProfilesDirOption profilesDir;
 
     @Override
     public Integer call() {
-        OutputFormat output = OutputFormat.of(format);
+        OutputFormat output = format.value();
         if (nominal == (b != null)) {
             throw new BadInputException("compare must be given either profile B or --nominal: B="
                     + (b == null ? "absent" : b) + ", --nominal=" + nominal);
         }
-        var store = CommandSupport.store(profilesDir);
+        var store = profilesDir.store();
         CommandSupport.Named profileA = CommandSupport.read(store, a);
         PrintWriter out = spec.commandLine().getOut();
         if (nominal) {

@@ -1,4 +1,4 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -9,7 +9,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
 import membound.calibrator.run.HostMapping;
+import membound.cli.options.FormatOption;
+import membound.cli.options.OutputFormat;
 import membound.hardware.catalog.Catalog;
 import membound.hardware.catalog.DeviceSpec;
 import membound.hardware.catalog.Figure;
@@ -18,12 +26,8 @@ import membound.hardware.catalog.PlatformSpec;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
 import membound.hardware.host.HostReport;
-import membound.vocabulary.units.Units;
 import membound.profile.ProfileJson;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import membound.vocabulary.units.Units;
 
 /**
  * {@code membound hardware}: what membound detects on this machine and what the datasheet catalog says,
@@ -44,12 +48,12 @@ public final class HardwareCommand implements Callable<Integer> {
     @Option(names = "--list", description = "list every catalog entry with its memory bandwidth")
     boolean list;
 
-    @Option(names = "--format", paramLabel = "text|json", description = "text (default) or json")
-    String format = "text";
+    @Mixin
+    FormatOption format;
 
     @Override
     public Integer call() throws Exception {
-        OutputFormat output = OutputFormat.of(format);
+        OutputFormat output = format.value();
         Catalog catalog = Catalog.builtIn();
         PrintWriter out = spec.commandLine().getOut();
         Map<String, Object> json = new LinkedHashMap<>();

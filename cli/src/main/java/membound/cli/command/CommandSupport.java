@@ -1,23 +1,20 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import picocli.CommandLine;
+
 import membound.calibrator.store.ProfileStore;
-import membound.vocabulary.text.EditDistance;
 import membound.profile.Profile;
 import membound.profile.ProfileJson;
-import picocli.CommandLine;
+import membound.vocabulary.text.EditDistance;
 
 /** What the profile commands share: finding profiles, the version, the command line as typed. */
 final class CommandSupport {
 
     private CommandSupport() {
-    }
-
-    static ProfileStore store(Path profilesDir) {
-        return profilesDir != null ? new ProfileStore(profilesDir) : ProfileStore.repositoryDefault();
     }
 
     /** A profile named on the command line (a file, {@code latest}, {@code latest:<host>}) and its path. */

@@ -1,4 +1,4 @@
-package membound.model.cli;
+package membound.cli.text;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
-import membound.vocabulary.units.Units;
 import membound.model.OperationRow;
 import membound.model.Prediction;
 import membound.model.StepResult;
@@ -20,16 +19,18 @@ import membound.model.training.Parallelism;
 import membound.model.training.TrainingSetup;
 import membound.model.workload.Transformer;
 import membound.model.workload.Workload;
+import membound.vocabulary.text.Numbers;
+import membound.vocabulary.units.Units;
 
 /** The text reports of {@code membound predict}: for people; {@code --format json} has every number. */
-final class Report {
+public final class PredictionReport {
 
-    private Report() {
+    private PredictionReport() {
     }
 
-    static void training(PrintWriter out, Prediction p, int operationsShown) {
-        out.printf(Locale.ROOT, "%s: %s parameters%s (%s)%n", p.workload(), Formats.count(p.parameters()),
-                p.activeParameters() != p.parameters() ? ", " + Formats.count(p.activeParameters()) + " active per token" : "",
+    public static void training(PrintWriter out, Prediction p, int operationsShown) {
+        out.printf(Locale.ROOT, "%s: %s parameters%s (%s)%n", p.workload(), Numbers.count(p.parameters()),
+                p.activeParameters() != p.parameters() ? ", " + Numbers.count(p.activeParameters()) + " active per token" : "",
                 p.workloadSource());
         out.printf(Locale.ROOT, "on %s: %s (%s)%n", p.machine(), p.machineName(), p.machineSource());
         out.println("setup: " + describe(p.setup(), p.trainableParameters()));
@@ -44,30 +45,30 @@ final class Report {
         StepResult m = p.measured();
         StepResult d = p.datasheet();
         out.printf(Locale.ROOT, "%-22s %16s %16s%n", "", "measured", "datasheet");
-        out.printf(Locale.ROOT, "%-22s %16s %16s   (datasheet %s)%n", "step time", Formats.duration(m.stepSeconds()),
-                Formats.duration(d.stepSeconds()), Formats.signedPercent(p.datasheetDifference()));
-        out.printf(Locale.ROOT, "%-22s %16s %16s%n", "tokens per second", Formats.count(m.tokensPerSecond()),
-                Formats.count(d.tokensPerSecond()));
-        out.printf(Locale.ROOT, "%-22s %16s %16s   (%s tokens, %s steps)%n", "total time", Formats.duration(m.totalSeconds()),
-                Formats.duration(d.totalSeconds()), Formats.count(p.setup().tokens()), Formats.count(m.steps()));
-        out.printf(Locale.ROOT, "%-22s %16s %16s   (model FLOPs / step / dense peak %s)%n", "MFU", Formats.percent(m.mfu()),
-                Formats.percent(d.mfu()), Units.formatFlops(m.peakFlopsPerSecond()));
-        out.printf(Locale.ROOT, "%-22s %16s %16s%n", "memory-bound share", Formats.percent(m.memoryBoundShare()),
-                Formats.percent(d.memoryBoundShare()));
+        out.printf(Locale.ROOT, "%-22s %16s %16s   (datasheet %s)%n", "step time", Numbers.duration(m.stepSeconds()),
+                Numbers.duration(d.stepSeconds()), Numbers.signedPercent(p.datasheetDifference()));
+        out.printf(Locale.ROOT, "%-22s %16s %16s%n", "tokens per second", Numbers.count(m.tokensPerSecond()),
+                Numbers.count(d.tokensPerSecond()));
+        out.printf(Locale.ROOT, "%-22s %16s %16s   (%s tokens, %s steps)%n", "total time", Numbers.duration(m.totalSeconds()),
+                Numbers.duration(d.totalSeconds()), Numbers.count(p.setup().tokens()), Numbers.count(m.steps()));
+        out.printf(Locale.ROOT, "%-22s %16s %16s   (model FLOPs / step / dense peak %s)%n", "MFU", Numbers.percent(m.mfu()),
+                Numbers.percent(d.mfu()), Units.formatFlops(m.peakFlopsPerSecond()));
+        out.printf(Locale.ROOT, "%-22s %16s %16s%n", "memory-bound share", Numbers.percent(m.memoryBoundShare()),
+                Numbers.percent(d.memoryBoundShare()));
         out.println();
         out.printf(Locale.ROOT, "step by operation class (measured)   %10s %7s %14s%n", "time", "share", "memory-bound");
         for (StepResult.ClassTime c : m.breakdown()) {
-            out.printf(Locale.ROOT, "  %-34s %10s %7s %14s%n", c.operationClass(), Formats.duration(c.seconds()),
-                    Formats.percent(c.share()), c.seconds() == 0 ? "-" : Formats.percent(c.memoryBoundSeconds() / c.seconds()));
+            out.printf(Locale.ROOT, "  %-34s %10s %7s %14s%n", c.operationClass(), Numbers.duration(c.seconds()),
+                    Numbers.percent(c.share()), c.seconds() == 0 ? "-" : Numbers.percent(c.memoryBoundSeconds() / c.seconds()));
         }
         out.println();
         var s = p.sensitivity();
         out.printf(Locale.ROOT, "bandwidth sensitivity: step %s; at 0.5x bandwidth %s (%s); at 2x %s (%s); "
-                        + "elasticity d ln T / d ln BW = %.2f%n", Formats.duration(s.stepSeconds()),
-                Formats.duration(s.halfBandwidthStepSeconds()),
-                Formats.signedPercent(s.halfBandwidthStepSeconds() / s.stepSeconds() - 1),
-                Formats.duration(s.doubleBandwidthStepSeconds()),
-                Formats.signedPercent(s.doubleBandwidthStepSeconds() / s.stepSeconds() - 1), s.elasticity());
+                        + "elasticity d ln T / d ln BW = %.2f%n", Numbers.duration(s.stepSeconds()),
+                Numbers.duration(s.halfBandwidthStepSeconds()),
+                Numbers.signedPercent(s.halfBandwidthStepSeconds() / s.stepSeconds() - 1),
+                Numbers.duration(s.doubleBandwidthStepSeconds()),
+                Numbers.signedPercent(s.doubleBandwidthStepSeconds() / s.stepSeconds() - 1), s.elasticity());
         out.println();
         memory(out, p.memory());
         out.println();
@@ -82,26 +83,26 @@ final class Report {
         }
     }
 
-    static void decode(PrintWriter out, DecodePrediction p) {
+    public static void decode(PrintWriter out, DecodePrediction p) {
         DecodeSetup s = p.setup();
         out.printf(Locale.ROOT, "%s decode on %s: weights %s (%s bits per weight: %s), KV cache %s, context %d, batch %d%n",
                 p.workload(), p.machine(), s.weights().name(), trim(s.weights().bitsPerWeight()), p.weightsSource(),
                 s.kvCache().label(), s.contextTokens(), s.batch());
         out.println();
         out.printf(Locale.ROOT, "%-26s %14s %14s%n", "", "measured", "datasheet");
-        out.printf(Locale.ROOT, "%-26s %14s %14s   (datasheet %s)%n", "tokens per second", Formats.count(p.tokensPerSecond()),
-                Formats.count(p.datasheetTokensPerSecond()), Formats.signedPercent(-p.datasheetDifference() / (1 + p.datasheetDifference())));
-        out.printf(Locale.ROOT, "%-26s %14s %14s%n", "decode step", Formats.duration(p.stepSeconds()),
-                Formats.duration(p.datasheetStepSeconds()));
-        out.printf(Locale.ROOT, "%-26s %14s %14s   (prompt %d tokens)%n", "time to first token", Formats.duration(p.prefillSeconds()),
-                Formats.duration(p.datasheetPrefillSeconds()), s.promptTokens());
+        out.printf(Locale.ROOT, "%-26s %14s %14s   (datasheet %s)%n", "tokens per second", Numbers.count(p.tokensPerSecond()),
+                Numbers.count(p.datasheetTokensPerSecond()), Numbers.signedPercent(-p.datasheetDifference() / (1 + p.datasheetDifference())));
+        out.printf(Locale.ROOT, "%-26s %14s %14s%n", "decode step", Numbers.duration(p.stepSeconds()),
+                Numbers.duration(p.datasheetStepSeconds()));
+        out.printf(Locale.ROOT, "%-26s %14s %14s   (prompt %d tokens)%n", "time to first token", Numbers.duration(p.prefillSeconds()),
+                Numbers.duration(p.datasheetPrefillSeconds()), s.promptTokens());
         out.printf(Locale.ROOT, "bytes per step: weights %s + KV cache %s; per generated token %s%n",
-                Formats.decimalBytes(p.weightBytesPerStep()), Formats.decimalBytes(p.kvCacheBytesPerStep()),
-                Formats.decimalBytes(p.bytesPerToken()));
+                Numbers.decimalBytes(p.weightBytesPerStep()), Numbers.decimalBytes(p.kvCacheBytesPerStep()),
+                Numbers.decimalBytes(p.bytesPerToken()));
         out.printf(Locale.ROOT, "%s: %s of a step in memory-bound operations%n",
-                p.bandwidthBound() ? "bandwidth-bound" : "compute-bound", Formats.percent(p.memoryBoundShare()));
+                p.bandwidthBound() ? "bandwidth-bound" : "compute-bound", Numbers.percent(p.memoryBoundShare()));
         out.printf(Locale.ROOT, "bandwidth sensitivity: %s tokens/s at 0.5x bandwidth, %s at 2x%n",
-                Formats.count(p.halfBandwidthTokensPerSecond()), Formats.count(p.doubleBandwidthTokensPerSecond()));
+                Numbers.count(p.halfBandwidthTokensPerSecond()), Numbers.count(p.doubleBandwidthTokensPerSecond()));
         out.println();
         memory(out, p.memory());
         out.println();
@@ -114,42 +115,42 @@ final class Report {
         }
     }
 
-    static void compareTraining(PrintWriter out, Workload w, TrainingSetup setup,
-                                List<PredictCommand.Result<Prediction>> results) {
+    public static void compareTraining(PrintWriter out, Workload w, TrainingSetup setup,
+                                List<MachineResult<Prediction>> results) {
         out.printf(Locale.ROOT, "%s, %s%n%n", w.name(), describe(setup, Double.NaN));
         out.printf(Locale.ROOT, "%-28s %11s %11s %12s %7s %9s %11s %12s %7s%n", "machine", "step", "datasheet",
                 "tokens/s", "MFU", "mem-bound", "total", "memory", "fits");
-        for (PredictCommand.Result<Prediction> r : results) {
+        for (MachineResult<Prediction> r : results) {
             if (r.value() == null) {
                 out.printf(Locale.ROOT, "%-28s %s%n", r.machine(), r.error());
                 continue;
             }
             Prediction p = r.value();
             out.printf(Locale.ROOT, "%-28s %11s %11s %12s %7s %9s %11s %12s %7s%n", p.machine(),
-                    Formats.duration(p.measured().stepSeconds()), Formats.duration(p.datasheet().stepSeconds()),
-                    Formats.count(p.measured().tokensPerSecond()), Formats.percent(p.measured().mfu()),
-                    Formats.percent(p.measured().memoryBoundShare()), Formats.duration(p.measured().totalSeconds()),
-                    Formats.gib(p.memory().totalBytes()), p.memory().fits() ? "yes" : "NO");
+                    Numbers.duration(p.measured().stepSeconds()), Numbers.duration(p.datasheet().stepSeconds()),
+                    Numbers.count(p.measured().tokensPerSecond()), Numbers.percent(p.measured().mfu()),
+                    Numbers.percent(p.measured().memoryBoundShare()), Numbers.duration(p.measured().totalSeconds()),
+                    Numbers.gib(p.memory().totalBytes()), p.memory().fits() ? "yes" : "NO");
         }
         out.println();
         out.println("step and total on measured ceilings where known (datasheet otherwise); see one machine alone for sources.");
     }
 
-    static void compareDecode(PrintWriter out, Transformer tf, DecodeSetup s,
-                              List<PredictCommand.Result<DecodePrediction>> results) {
+    public static void compareDecode(PrintWriter out, Transformer tf, DecodeSetup s,
+                              List<MachineResult<DecodePrediction>> results) {
         out.printf(Locale.ROOT, "%s decode, weights %s, context %d, batch %d%n%n", tf.name(), s.weights().name(),
                 s.contextTokens(), s.batch());
         out.printf(Locale.ROOT, "%-28s %12s %12s %12s %10s %12s %7s%n", "machine", "tokens/s", "datasheet", "first token",
                 "mem-bound", "memory", "fits");
-        for (PredictCommand.Result<DecodePrediction> r : results) {
+        for (MachineResult<DecodePrediction> r : results) {
             if (r.value() == null) {
                 out.printf(Locale.ROOT, "%-28s %s%n", r.machine(), r.error());
                 continue;
             }
             DecodePrediction p = r.value();
-            out.printf(Locale.ROOT, "%-28s %12s %12s %12s %10s %12s %7s%n", p.machine(), Formats.count(p.tokensPerSecond()),
-                    Formats.count(p.datasheetTokensPerSecond()), Formats.duration(p.prefillSeconds()),
-                    Formats.percent(p.memoryBoundShare()), Formats.gib(p.memory().totalBytes()),
+            out.printf(Locale.ROOT, "%-28s %12s %12s %12s %10s %12s %7s%n", p.machine(), Numbers.count(p.tokensPerSecond()),
+                    Numbers.count(p.datasheetTokensPerSecond()), Numbers.duration(p.prefillSeconds()),
+                    Numbers.percent(p.memoryBoundShare()), Numbers.gib(p.memory().totalBytes()),
                     p.memory().fits() ? "yes" : "NO");
         }
     }
@@ -172,18 +173,18 @@ final class Report {
     }
 
     private static void memory(PrintWriter out, MemoryFootprint m) {
-        out.printf(Locale.ROOT, "memory per device (capacity %s: %s)%n", Formats.gib(m.capacityBytes()), m.capacitySource());
+        out.printf(Locale.ROOT, "memory per device (capacity %s: %s)%n", Numbers.gib(m.capacityBytes()), m.capacitySource());
         row(out, "weights", m.weightsBytes(), m);
         row(out, "gradients", m.gradientsBytes(), m);
         row(out, "optimizer states", m.optimizerStatesBytes(), m);
         row(out, "activations", m.activationsBytes(), m);
         row(out, "KV cache", m.kvCacheBytes(), m);
         row(out, "workspace", m.workspaceBytes(), m);
-        out.printf(Locale.ROOT, "  %-20s %12s  %s%n", "total", Formats.gib(m.totalBytes()),
-                m.fits() ? "fits (" + Formats.percent(m.totalBytes() / m.capacityBytes()) + " of capacity)"
-                        : "DOES NOT FIT (" + Formats.percent(m.totalBytes() / m.capacityBytes()) + " of capacity)");
+        out.printf(Locale.ROOT, "  %-20s %12s  %s%n", "total", Numbers.gib(m.totalBytes()),
+                m.fits() ? "fits (" + Numbers.percent(m.totalBytes() / m.capacityBytes()) + " of capacity)"
+                        : "DOES NOT FIT (" + Numbers.percent(m.totalBytes() / m.capacityBytes()) + " of capacity)");
         if (m.hostBytes() > 0) {
-            out.printf(Locale.ROOT, "  %-20s %12s%n", "in host memory", Formats.gib(m.hostBytes()));
+            out.printf(Locale.ROOT, "  %-20s %12s%n", "in host memory", Numbers.gib(m.hostBytes()));
         }
         if (!m.fits()) {
             if (m.advice().isEmpty()) {
@@ -192,15 +193,15 @@ final class Report {
             } else {
                 out.println("  would fit with:");
                 for (MemoryFootprint.FitAdvice a : m.advice()) {
-                    out.printf(Locale.ROOT, "    %s: %s of %s%n", a.flags(), Formats.gib(a.totalBytes()),
-                            Formats.gib(m.capacityBytes()));
+                    out.printf(Locale.ROOT, "    %s: %s of %s%n", a.flags(), Numbers.gib(a.totalBytes()),
+                            Numbers.gib(m.capacityBytes()));
                 }
             }
         }
     }
 
     private static void row(PrintWriter out, String name, double bytes, MemoryFootprint m) {
-        out.printf(Locale.ROOT, "  %-20s %12s  %6s%n", name, Formats.gib(bytes), Formats.percent(bytes / m.totalBytes()));
+        out.printf(Locale.ROOT, "  %-20s %12s  %6s%n", name, Numbers.gib(bytes), Numbers.percent(bytes / m.totalBytes()));
     }
 
     private static void operations(PrintWriter out, List<OperationRow> rows, int shown) {
@@ -212,7 +213,7 @@ final class Report {
         for (int i = 0; i < n; i++) {
             OperationRow r = sorted.get(i);
             out.printf(Locale.ROOT, "  %-40s %-10s %-8s %10s %7s %10s %10s%n", abbreviate(r.name(), 40), r.operationClass(),
-                    r.bound(), Formats.duration(r.seconds()), Formats.percent(r.share()),
+                    r.bound(), Numbers.duration(r.seconds()), Numbers.percent(r.share()),
                     r.arithmeticIntensity() == null ? "-" : String.format(Locale.ROOT, "%.1f", r.arithmeticIntensity()),
                     String.format(Locale.ROOT, "%.2f", (r.bytes() + r.linkBytes()) / 1e9));
         }
@@ -223,7 +224,7 @@ final class Report {
         String tuning = switch (ft.mode()) {
             case FULL -> "full fine-tuning";
             case LORA, QLORA -> ft.mode().label() + " rank " + ft.rank() + " on " + targets(ft)
-                    + (Double.isNaN(trainable) ? "" : " (" + Formats.count(trainable) + " trainable)");
+                    + (Double.isNaN(trainable) ? "" : " (" + Numbers.count(trainable) + " trainable)");
         };
         Parallelism par = s.parallelism();
         return String.format(Locale.ROOT, "%s, %s; weights %s, activations %s, gradients %s, optimizer states %s%s; "
@@ -232,7 +233,7 @@ final class Report {
                 tuning, s.optimizer().label(), s.weightPrecision().label(), s.activationPrecision().label(),
                 s.gradientPrecision().label(), s.optimizerStatePrecision().label(),
                 s.keepsMasterWeights() ? " + fp32 master weights" : "", s.sequenceLength(), s.microBatchSize(),
-                s.gradientAccumulation(), par.dataParallel(), Formats.count(s.tokensPerStep()), s.checkpointing().label(),
+                s.gradientAccumulation(), par.dataParallel(), Numbers.count(s.tokensPerStep()), s.checkpointing().label(),
                 s.flashAttention() ? "on" : "off",
                 par.devices() > 1 ? String.format(Locale.ROOT, "; %d devices (data %d x tensor %d x pipeline %d, ZeRO %d)",
                         par.devices(), par.dataParallel(), par.tensorParallel(), par.pipelineParallel(), par.zeroStage()) : "",

@@ -1,7 +1,6 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +11,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -19,6 +19,9 @@ import picocli.CommandLine.Spec;
 import membound.calibrator.run.CalibrationFailedException;
 import membound.calibrator.run.CalibrationMode;
 import membound.calibrator.run.Calibrator;
+import membound.cli.options.FormatOption;
+import membound.cli.options.OutputFormat;
+import membound.cli.options.ProfilesDirOption;
 import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
@@ -95,21 +98,20 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "the java that runs the benchmark forks (default: the one running membound)")
     String jvm;
 
-    @Option(names = "--profiles-dir", paramLabel = "DIR",
-            description = "where the profile is written (default: results/profiles of the repository)")
-    Path profilesDir;
+    @Mixin
+    ProfilesDirOption profilesDir;
 
-    @Option(names = "--format", paramLabel = "text|json", description = "text (default) or json")
-    String format = "text";
+    @Mixin
+    FormatOption format;
 
     @Override
     public Integer call() {
-        OutputFormat output = OutputFormat.of(format);
+        OutputFormat output = format.value();
         CalibrationMode chosen = (mode == null ? new Mode() : mode).mode();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Calibrator.Request request = new Calibrator.Request(chosen, Optional.ofNullable(platform),
-                Optional.ofNullable(nominalBandwidth), hugePages, CommandSupport.store(profilesDir),
+                Optional.ofNullable(nominalBandwidth), hugePages, profilesDir.store(),
                 CommandSupport.commandLine(spec), CommandSupport.version(), pin, coreTypes, Optional.ofNullable(jvm),
                 tenants);
         Calibrator.Outcome outcome;

@@ -1,25 +1,17 @@
-package membound.model.cli;
+package membound.cli.options;
 
-import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
 
 import membound.model.Defaults;
-import membound.model.Estimator;
-import membound.model.Prediction;
-import membound.model.decode.DecodeEstimator;
-import membound.model.decode.DecodePrediction;
 import membound.model.decode.DecodeSetup;
 import membound.model.decode.WeightFormat;
 import membound.model.machine.Machine;
@@ -36,33 +28,16 @@ import membound.model.training.TrainingSetup;
 import membound.model.workload.Activation;
 import membound.model.workload.Mlp;
 import membound.model.workload.Presets;
-import membound.model.workload.Transformer;
 import membound.model.workload.Workload;
-import membound.profile.ProfileDirectory;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.Precision;
 
 /**
- * {@code membound predict}: training (or, with {@code --decode}, inference) time of a workload on a
- * measured profile or a datasheet entry, with the datasheet answer beside the measured one.
+ * Every option of {@code membound predict}: the workload, the hardware (with {@code --profile}), the training
+ * setup, decode, and the output ({@code --format}). {@code membound report} takes them all too, so what a
+ * report draws is what predict would print. Declared in the order help lists them.
  */
-@Command(name = "predict",
-        mixinStandardHelpOptions = true,
-        sortOptions = false,
-        description = {
-                "Predicts training time (or decode tokens/s) from measured ceilings with a per-operation roofline: "
-                        + "step time by operation class and its memory-bound share, tokens/s, total time, MFU, the "
-                        + "memory footprint, the same prediction on datasheet figures, and the bandwidth sensitivity.",
-                "Formulas and sources: docs/model.md."},
-        footer = {"", "Examples:",
-                "  membound predict --model llama-3.1-8b --hardware dgx-spark --finetune lora --tokens 2B",
-                "  membound predict --model llama-3.1-8b --hardware h100 --micro-batch 2 --grad-accum 8",
-                "  membound predict --model llama-3.2-3b --profile latest --format json",
-                "  membound predict --model llama-3.1-8b --decode --weights Q8_0 --compare dgx-spark,gh200,h100"})
-public final class PredictCommand implements Callable<Integer> {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+public final class PredictOptions {
 
     // ---- workload ----
 
@@ -80,9 +55,8 @@ public final class PredictCommand implements Callable<Integer> {
             completionCandidates = CatalogNames.class)
     String hardware;
 
-    @Option(names = "--profile", paramLabel = "PROFILE",
-            description = "A measured profile (membound calibrate): a file, latest or latest:<host>.")
-    String profile;
+    @Mixin
+    ProfileOption profile;
 
     @Option(names = "--device", paramLabel = "ID", description = "Profile device to run on (default: its GPU, else its CPU).")
     String device;
@@ -204,126 +178,59 @@ public final class PredictCommand implements Callable<Integer> {
 
     // ---- output ----
 
-    @Option(names = "--format", paramLabel = "FMT", description = "text or json (default text).")
-    String format = "text";
+    @Mixin
+    FormatOption format;
 
     @Option(names = "--operations", paramLabel = "N", description = "Operations to list, slowest first (default 12; 0 for all).")
     int operationsShown = 12;
 
-    /** The file {@link #profile} names, once resolved. */
-    private Path profileFile;
-
-    @Override
-    public Integer call() {
-        if (!format.equals("text") && !format.equals("json")) {
-            throw new BadInputException("format must be text or json: format=" + format);
-        }
-        Workload workload = workload();
-        Overrides overrides = Overrides.parse(memoryBandwidth, peakFlops);
-        List<String> machineNames = new ArrayList<>();
-        if (profile != null) {
-            profileFile = ProfileDirectory.repositoryDefault().resolve(profile);
-            machineNames.add("profile:" + profileFile);
-        }
-        if (hardware != null) {
-            machineNames.add(hardware);
-        }
-        machineNames.addAll(compare);
-        if (machineNames.isEmpty()) {
-            throw new BadInputException("hardware must be given: --hardware NAME (" + String.join(", ", Machines.catalogIds())
-                    + "), --profile PATH or --compare A,B");
-        }
-        PrintWriter out = spec.commandLine().getOut();
-        if (decode) {
-            if (!(workload instanceof Transformer tf)) {
-                throw new BadInputException("decode needs a transformer: --model PRESET|config.json, not --mlp");
-            }
-            DecodeSetup setup = new DecodeSetup(context, batch, prompt, WeightFormat.parse(weights),
-                    Precision.parseTraining("kv-precision", kvPrecision),
-                    activationsPrecision != null ? Precision.parseTraining("activations-precision", activationsPrecision)
-                            : precision != null ? Precision.parseTraining("precision", precision) : Defaults.ACTIVATION_PRECISION,
-                    tenants);
-            List<Result<DecodePrediction>> results = new ArrayList<>();
-            for (String name : machineNames) {
-                results.add(attempt(name, overrides, machineNames.size() > 1, m -> DecodeEstimator.predict(tf, setup, m)));
-            }
-            if (format.equals("json")) {
-                out.println(json(results.size() == 1 ? results.get(0).value() : resultsJson(results)));
-            } else if (results.size() == 1) {
-                Report.decode(out, results.get(0).value());
-            } else {
-                Report.compareDecode(out, tf, setup, results);
-            }
-            return 0;
-        }
-        TrainingSetup setup = setup();
-        List<Result<Prediction>> results = new ArrayList<>();
-        for (String name : machineNames) {
-            results.add(attempt(name, overrides, machineNames.size() > 1, m -> Estimator.predict(workload, setup, m)));
-        }
-        if (format.equals("json")) {
-            out.println(json(results.size() == 1 ? results.get(0).value() : resultsJson(results)));
-        } else if (results.size() == 1) {
-            Report.training(out, results.get(0).value(), operationsShown);
-        } else {
-            Report.compareTraining(out, workload, setup, results);
-        }
-        if (format.equals("text")) {
-            out.println("\ncharts and a page of this: membound report --profile "
-                    + (profileFile != null ? profileFile : "PROFILE") + " <same options> --out NEW_DIR");
-        }
-        return 0;
+    /** The format asked for; checked here, at the point predict always checked it. */
+    public OutputFormat format() {
+        return format.value();
     }
 
-    private Machine machine(String name, Overrides overrides) {
-        if (name.startsWith("profile:")) {
-            return Machines.profile(profileFile, device, overrides);
-        }
-        return Machines.datasheet(name, overrides);
+    public ProfileOption profile() {
+        return profile;
     }
 
-    /** One machine's prediction, or (when comparing) the one-line reason it has none. */
-    record Result<T>(String machine, T value, String error) {
+    /** The --hardware entry, or null. */
+    public String hardware() {
+        return hardware;
     }
 
-    private <T> Result<T> attempt(String name, Overrides overrides, boolean comparing,
-                                  java.util.function.Function<Machine, T> predict) {
-        try {
-            Machine m = machine(name, overrides);
-            return new Result<>(m.id(), predict.apply(m), null);
-        } catch (BadInputException e) {
-            if (!comparing) {
-                throw e;
-            }
-            return new Result<>(name.startsWith("profile:") ? name : name, null, e.getMessage());
-        }
+    /** The --device of the profile to run on, or null for its GPU, else its CPU. */
+    public String device() {
+        return device;
     }
 
-    private static List<Map<String, Object>> resultsJson(List<? extends Result<?>> results) {
-        List<Map<String, Object>> list = new ArrayList<>();
-        for (Result<?> r : results) {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("machine", r.machine());
-            if (r.value() != null) {
-                entry.put("prediction", r.value());
-            } else {
-                entry.put("error", r.error());
-            }
-            list.add(entry);
-        }
-        return list;
+    public List<String> compare() {
+        return List.copyOf(compare);
     }
 
-    private static String json(Object value) {
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        try {
-            return mapper.writeValueAsString(value);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("prediction did not serialize", e);
-        }
+    /** The what-if bandwidths and FLOP rates. */
+    public Overrides overrides() {
+        return Overrides.parse(memoryBandwidth, peakFlops);
     }
 
-    private Workload workload() {
+    public boolean decode() {
+        return decode;
+    }
+
+    public int operationsShown() {
+        return operationsShown;
+    }
+
+    /** The decode setup of the options; the KV cache, then the activations, are checked in that order. */
+    public DecodeSetup decodeSetup() {
+        return new DecodeSetup(context, batch, prompt, WeightFormat.parse(weights),
+                Precision.parseTraining("kv-precision", kvPrecision),
+                activationsPrecision != null ? Precision.parseTraining("activations-precision", activationsPrecision)
+                        : precision != null ? Precision.parseTraining("precision", precision) : Defaults.ACTIVATION_PRECISION,
+                tenants);
+    }
+
+    /** The workload of --model or --mlp: exactly one must be given. */
+    public Workload workload() {
         if ((model == null) == (mlp == null)) {
             throw new BadInputException("workload must be given once: --model PRESET|config.json (presets: "
                     + String.join(", ", Presets.NAMES) + ") or --mlp W0,W1,...");
@@ -342,7 +249,8 @@ public final class PredictCommand implements Callable<Integer> {
         return new Mlp(null, "command line --mlp " + mlp, widths, Activation.RELU, true);
     }
 
-    private TrainingSetup setup() {
+    /** The training setup of the options; tokens or steps, not both. */
+    public TrainingSetup trainingSetup() {
         TrainingSetup.Builder b = TrainingSetup.builder()
                 .sequenceLength(sequenceLength)
                 .microBatchSize(microBatch)
@@ -376,10 +284,10 @@ public final class PredictCommand implements Callable<Integer> {
             throw new BadInputException("tokens and steps must not both be given: tokens=" + tokens + ", steps=" + steps);
         }
         if (tokens != null) {
-            b.tokens(Formats.parseCount("tokens", tokens));
+            b.tokens(Counts.parse("tokens", tokens));
         }
         if (steps != null) {
-            b.steps(Formats.parseCount("steps", steps));
+            b.steps(Counts.parse("steps", steps));
         }
         return b.build();
     }

@@ -1,4 +1,4 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -10,12 +10,16 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import membound.calibrator.compare.Figure;
+import membound.cli.options.FormatOption;
+import membound.cli.options.OutputFormat;
+import membound.cli.options.ProfilesDirOption;
 import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
@@ -48,17 +52,16 @@ public final class ShowCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PROFILE", description = "a profile file, latest or latest:<host>")
     String profile;
 
-    @Option(names = "--format", paramLabel = "text|json", description = "text (default) or json")
-    String format = "text";
+    @Mixin
+    FormatOption format;
 
-    @Option(names = "--profiles-dir", paramLabel = "DIR",
-            description = "where latest is looked up (default: results/profiles of the repository)")
-    Path profilesDir;
+    @Mixin
+    ProfilesDirOption profilesDir;
 
     @Override
     public Integer call() {
-        OutputFormat output = OutputFormat.of(format);
-        CommandSupport.Named named = CommandSupport.read(CommandSupport.store(profilesDir), profile);
+        OutputFormat output = format.value();
+        CommandSupport.Named named = CommandSupport.read(profilesDir.store(), profile);
         PrintWriter out = spec.commandLine().getOut();
         if (output == OutputFormat.JSON) {
             ObjectNode root = JsonNodeFactory.instance.objectNode();

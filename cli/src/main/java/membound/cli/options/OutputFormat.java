@@ -1,4 +1,4 @@
-package membound.calibrator.cli;
+package membound.cli.options;
 
 import membound.vocabulary.BadInputException;
 
@@ -6,7 +6,7 @@ import membound.vocabulary.BadInputException;
 public enum OutputFormat {
     TEXT, JSON;
 
-    static OutputFormat of(String text) {
+    public static OutputFormat of(String text) {
         return switch (text) {
             case "text" -> TEXT;
             case "json" -> JSON;

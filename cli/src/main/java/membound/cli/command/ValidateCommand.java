@@ -1,4 +1,4 @@
-package membound.validate.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -9,9 +9,17 @@ import java.util.stream.Collectors;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import membound.calibrator.store.ProfileStore;
-import membound.vocabulary.BadInputException;
+import membound.cli.options.FormatOption;
+import membound.cli.options.OutputFormat;
+import membound.cli.options.ProfileOption;
+import membound.cli.options.ProfilesDirOption;
 import membound.hardware.host.HostDetector;
 import membound.validate.ProfileMachines;
 import membound.validate.ReferenceWorkload;
@@ -21,10 +29,7 @@ import membound.validate.ValidationFailedException;
 import membound.validate.ValidationReport;
 import membound.validate.ValidationStore;
 import membound.validate.ValidationSummary;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
+import membound.vocabulary.BadInputException;
 
 /** {@code membound validate}: real training steps measured, predicted from the profile, and the error. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
@@ -35,15 +40,15 @@ import picocli.CommandLine.Spec;
                 + "error, with the datasheet-based prediction beside it. Records the run under "
                 + "results/validate/<host>-<UTC time>.json.",
                 "Takes about a minute on 2 cores. Run it right after 'membound calibrate --standard' on a quiet "
-                        + "machine: other work slows the workloads down, not the profile."})
+                        + "machine: other work slows the workloads down, not the profile.",
+                "Without --profile it predicts from the latest profile of the profiles directory."})
 public final class ValidateCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--profile", paramLabel = "P", defaultValue = "latest",
-            description = "the profile to predict from: a file, latest (default) or latest:<host>")
-    String profile;
+    @Mixin
+    ProfileOption profile;
 
     @Option(names = "--nominal-bandwidth", paramLabel = "BW",
             description = "nominal memory bandwidth for the datasheet-based prediction, e.g. 273GB/s (default: the "
@@ -66,16 +71,15 @@ public final class ValidateCommand implements Callable<Integer> {
                     + "uses them (default: yes)")
     boolean hugePages = true;
 
-    @Option(names = "--profiles-dir", paramLabel = "DIR",
-            description = "where latest is looked for (default: results/profiles of the repository)")
-    Path profilesDir;
+    @Mixin
+    ProfilesDirOption profilesDir;
 
     @Option(names = "--results-dir", paramLabel = "DIR",
             description = "where the run is recorded (default: results/validate of the repository)")
     Path resultsDir;
 
-    @Option(names = "--format", paramLabel = "text|json", description = "text (default) or json")
-    String format = "text";
+    @Mixin
+    FormatOption format;
 
     @Option(names = "--summary", paramLabel = "FILE", arity = "1..*",
             description = "run nothing: summarize recorded validations (results/validate/*.json) by their medians "
@@ -84,11 +88,7 @@ public final class ValidateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        boolean json = switch (format) {
-            case "text" -> false;
-            case "json" -> true;
-            default -> throw new BadInputException("--format must be text or json: --format=" + format);
-        };
+        boolean json = format.value() == OutputFormat.JSON;
         if (summary != null) {
             ValidationSummary summarized = ValidationSummary.of(summary);
             PrintWriter out = spec.commandLine().getOut();
@@ -101,7 +101,7 @@ public final class ValidateCommand implements Callable<Integer> {
         if (chosen.isEmpty()) {
             throw new BadInputException("--workloads must name at least one workload: --workloads=" + workloads);
         }
-        ProfileStore store = profilesDir != null ? new ProfileStore(profilesDir) : ProfileStore.repositoryDefault();
+        ProfileStore store = profilesDir.store();
         Path file = resolveProfile(store);
         // Everything the user typed is checked before anything runs: bad input writes nothing.
         ProfileMachines machines = ProfileMachines.of(file, nominalBandwidth, HostDetector.detect().hostname());
@@ -130,11 +130,13 @@ public final class ValidateCommand implements Callable<Integer> {
     }
 
     private Path resolveProfile(ProfileStore store) {
-        if ((profile.equals("latest") || profile.startsWith("latest:")) && store.list().isEmpty()) {
+        // Without --profile, validate predicts from the newest profile.
+        String reference = profile.referenceOr("latest");
+        if ((reference.equals("latest") || reference.startsWith("latest:")) && store.list().isEmpty()) {
             throw new BadInputException("profile must exist to predict from: there is none in " + store.directory()
                     + "; run 'membound calibrate --standard' first");
         }
-        return store.resolve(profile);
+        return store.resolve(reference);
     }
 
     private Options settings() {

@@ -1,4 +1,4 @@
-package membound.calibrator.cli;
+package membound.cli.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

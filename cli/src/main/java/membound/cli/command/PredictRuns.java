@@ -1,4 +1,4 @@
-package membound.report.cli;
+package membound.cli.command;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -9,12 +9,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import picocli.CommandLine;
 
-import membound.vocabulary.BadInputException;
-import membound.model.cli.PredictCommand;
 import membound.report.MachineOutcome;
 import membound.report.TrainingRun;
-import picocli.CommandLine;
+import membound.vocabulary.BadInputException;
 
 /**
  * Runs {@code membound predict --format json} in-process with the user's own workload options and reads
