@@ -50,7 +50,7 @@ public final class Validation {
      * @param settings JMH's iterations, forks and timeouts for every workload
      * @param breakdown also time every operation alone in this JVM (plain Java), beside the model's time for it
      */
-    public record Request(ProfileMachines profile, List<ReferenceWorkload> workloads, Options settings,
+    public record Request(ValidationMachines profile, List<ReferenceWorkload> workloads, Options settings,
             boolean hugePages, boolean breakdown, String commandLine) {
     }
 
@@ -129,7 +129,7 @@ public final class Validation {
                     + "work may share the machine, and measured times be longer than the machine's", loadBefore,
                     host.logicalCpus()));
         }
-        ProfileMachines profile = request.profile();
+        ValidationMachines profile = request.profile();
         return new ValidationReport(host.hostname(), host.cpu().modelName(), host.logicalCpus(),
                 started.truncatedTo(ChronoUnit.SECONDS).toString(), profile.file().toString(),
                 profile.createdUtc(), profile.datasheetBandwidth(), profile.datasheetSource(), rows, loadBefore,
@@ -137,7 +137,7 @@ public final class Validation {
     }
 
     /** One workload's row: what JMH measured, what the model predicts on both bases. */
-    static ValidationReport.Row row(RunResult result, ProfileMachines profile) {
+    static ValidationReport.Row row(RunResult result, ValidationMachines profile) {
         ReferenceWorkload workload = ReferenceWorkload.ofBenchmark(result.getParams().getBenchmark());
         Map<String, String> parameters = new LinkedHashMap<>();
         for (String key : result.getParams().getParamsKeys()) {
@@ -156,7 +156,7 @@ public final class Validation {
 
     /** A row from a run's parameters and measurement (also what tests build rows with). */
     static ValidationReport.Row row(ReferenceWorkload workload, Map<String, String> parameters,
-            ValidationReport.Measured measured, List<Double> tenants, ProfileMachines profile) {
+            ValidationReport.Measured measured, List<Double> tenants, ValidationMachines profile) {
         ReferenceWorkload.Description description = workload.describe(parameters, profile.measured());
         Step predicted = predict(description, profile.measured(), Basis.MEASURED);
         Double datasheet = profile.datasheet() == null ? null

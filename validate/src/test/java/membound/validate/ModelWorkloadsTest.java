@@ -26,7 +26,7 @@ import membound.model.roofline.Operation;
  */
 class ModelWorkloadsTest {
 
-    private static final Machine MACHINE = ProfileMachines.of(TestProfiles.example(), null, null).measured();
+    private static final Machine MACHINE = ValidationMachines.of(TestProfiles.example(), null, null).measured();
 
     @Test
     void shouldListTheOptimizerPassesTheWorkloadRuns() {

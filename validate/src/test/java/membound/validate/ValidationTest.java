@@ -38,7 +38,7 @@ class ValidationTest {
     void shouldRunEveryWorkloadThroughTheSuiteAndPredictItFromTheProfile() {
         // A smoke test of the machinery, not a measurement: it may share the machine with another JMH run.
         System.setProperty("jmh.ignoreLock", "true");
-        ProfileMachines profile = ProfileMachines.of(TestProfiles.example(), null, null);
+        ValidationMachines profile = ValidationMachines.of(TestProfiles.example(), null, null);
         StringWriter progress = new StringWriter();
         ValidationReport report;
         try {
@@ -70,7 +70,7 @@ class ValidationTest {
 
     @Test
     void shouldPredictEachTenantAtItsShareOfTheBandwidth() {
-        ProfileMachines profile = ProfileMachines.of(TestProfiles.example(), null, null);
+        ValidationMachines profile = ValidationMachines.of(TestProfiles.example(), null, null);
         Map<String, String> run = Map.of("parameters", "33554432", "tenants", "2");
         ValidationReport.Row one = Validation.row(ReferenceWorkload.OPTIMIZER, Map.of("parameters", "33554432",
                 "threads", "all"), TENTH_OF_A_SECOND, List.of(), profile);
@@ -85,7 +85,7 @@ class ValidationTest {
 
     @Test
     void shouldPredictFasterOnTheDatasheetWhenTheNominalBandwidthIsAboveTheMeasured() {
-        ProfileMachines profile = ProfileMachines.of(TestProfiles.example(), null, null);
+        ValidationMachines profile = ValidationMachines.of(TestProfiles.example(), null, null);
         ValidationReport.Row row = Validation.row(ReferenceWorkload.OPTIMIZER, Map.of("parameters", "33554432"),
                 TENTH_OF_A_SECOND, List.of(), profile);
         // 273 GB/s nominal for every pattern: 36 bytes per parameter over it; the measured ceilings are lower.
@@ -103,13 +103,13 @@ class ValidationTest {
         Path file = dir.resolve("unknown.json");
         Files.write(file, ProfileJson.toBytes(unknown));
 
-        ProfileMachines none = ProfileMachines.of(file, null, null);
+        ValidationMachines none = ValidationMachines.of(file, null, null);
         assertNull(none.datasheet());
         assertTrue(none.datasheetSource().startsWith("unknown: no catalog entry"), none.datasheetSource());
         assertNull(Validation.row(ReferenceWorkload.OPTIMIZER, Map.of("parameters", "1048576"), TENTH_OF_A_SECOND,
                 List.of(), none).datasheetSeconds());
 
-        ProfileMachines given = ProfileMachines.of(file, "50GB/s", null);
+        ValidationMachines given = ValidationMachines.of(file, "50GB/s", null);
         assertEquals(50e9, given.datasheetBandwidth());
         ValidationReport.Row row = Validation.row(ReferenceWorkload.OPTIMIZER, Map.of("parameters", "1048576"),
                 TENTH_OF_A_SECOND, List.of(), given);
@@ -119,7 +119,7 @@ class ValidationTest {
     @Test
     void shouldRejectABadBandwidthAndUnknownWorkloadsByName() {
         BadInputException bandwidth = assertThrows(BadInputException.class,
-                () -> ProfileMachines.of(TestProfiles.example(), "fast", null));
+                () -> ValidationMachines.of(TestProfiles.example(), "fast", null));
         assertTrue(bandwidth.getMessage().contains("--nominal-bandwidth"), bandwidth.getMessage());
         BadInputException workload = assertThrows(BadInputException.class, () -> ReferenceWorkload.parse("mlp,gpt"));
         assertEquals("--workloads must list adamw, mlp, transformer, adamw-2-tenants: --workloads=gpt",
@@ -128,7 +128,7 @@ class ValidationTest {
 
     @Test
     void shouldWriteTheReportAsJsonWithUnitsInItsKeys() throws Exception {
-        ProfileMachines profile = ProfileMachines.of(TestProfiles.example(), null, null);
+        ValidationMachines profile = ValidationMachines.of(TestProfiles.example(), null, null);
         ValidationReport.Row row = Validation.row(ReferenceWorkload.OPTIMIZER, Map.of("parameters", "1048576"),
                 TENTH_OF_A_SECOND, List.of(), profile);
         ValidationReport report = new ValidationReport("host", "cpu", 2, "2026-01-01T00:00:00Z", "p.json",

@@ -21,7 +21,7 @@ import membound.cli.options.OutputFormat;
 import membound.cli.options.ProfileOption;
 import membound.cli.options.ProfilesDirOption;
 import membound.hardware.host.HostDetector;
-import membound.validate.ProfileMachines;
+import membound.validate.ValidationMachines;
 import membound.validate.ReferenceWorkload;
 import membound.validate.ReportFormat;
 import membound.validate.Validation;
@@ -104,7 +104,7 @@ public final class ValidateCommand implements Callable<Integer> {
         ProfileStore store = profilesDir.store();
         Path file = resolveProfile(store);
         // Everything the user typed is checked before anything runs: bad input writes nothing.
-        ProfileMachines machines = ProfileMachines.of(file, nominalBandwidth, HostDetector.detect().hostname());
+        ValidationMachines machines = ValidationMachines.of(file, nominalBandwidth, HostDetector.detect().hostname());
         ValidationStore results = resultsDir != null ? new ValidationStore(resultsDir) : ValidationStore.repositoryDefault();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

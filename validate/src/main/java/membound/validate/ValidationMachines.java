@@ -26,10 +26,10 @@ import membound.vocabulary.units.Units;
  * @param datasheetBandwidth that bandwidth in bytes per second, or null
  * @param datasheetSource where it came from, or why there is none
  */
-public record ProfileMachines(Path file, Profile profile, Machine measured, Machine datasheet,
+public record ValidationMachines(Path file, Profile profile, Machine measured, Machine datasheet,
         Double datasheetBandwidth, String datasheetSource, List<String> notes) {
 
-    public ProfileMachines {
+    public ValidationMachines {
         notes = List.copyOf(notes);
     }
 
@@ -40,7 +40,7 @@ public record ProfileMachines(Path file, Profile profile, Machine measured, Mach
      * @param hostname this host's name: a profile of another host is used, with a note
      * @throws BadInputException for an unreadable profile, one without a CPU, or a malformed bandwidth
      */
-    public static ProfileMachines of(Path file, String nominalBandwidth, String hostname) {
+    public static ValidationMachines of(Path file, String nominalBandwidth, String hostname) {
         Double given = nominalBandwidth == null ? null : Units.parseBandwidth("--nominal-bandwidth", nominalBandwidth);
         Profile profile = ProfileJson.read(file);
         String cpu = profile.devices().stream().filter(d -> d.kind() == DeviceKind.CPU).map(d -> d.id()).findFirst()
@@ -77,7 +77,7 @@ public record ProfileMachines(Path file, Profile profile, Machine measured, Mach
                     + "pattern; caches and compute have no datasheet figure here, so those ceilings stay measured",
                     Units.formatBandwidth(bandwidth)));
         }
-        return new ProfileMachines(file, profile, measured, datasheet, bandwidth, source, notes);
+        return new ValidationMachines(file, profile, measured, datasheet, bandwidth, source, notes);
     }
 
     /** When the profile was made (UTC). */
