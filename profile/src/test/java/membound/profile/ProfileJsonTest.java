@@ -65,16 +65,30 @@ class ProfileJsonTest {
 
     @Test
     void shouldRefuseAnotherSchemaVersion() throws IOException {
-        String seven = example().replace("\"schemaVersion\": 1,", "\"schemaVersion\": 7,");
+        String seven = example().replace("\"schemaVersion\": 2,", "\"schemaVersion\": 7,");
         BadInputException e = assertThrows(BadInputException.class, () -> ProfileJson.read(seven, "old.json"));
-        assertTrue(e.getMessage().startsWith("profile schemaVersion must be 1: file=old.json, schemaVersion=7"),
+        assertTrue(e.getMessage().startsWith("profile schemaVersion must be 1 or 2: file=old.json, schemaVersion=7"),
                 e.getMessage());
-        String zero = example().replace("\"schemaVersion\": 1,", "\"schemaVersion\": 0,");
+        String zero = example().replace("\"schemaVersion\": 2,", "\"schemaVersion\": 0,");
         assertTrue(assertThrows(BadInputException.class, () -> ProfileJson.read(zero, "z.json")).getMessage()
                 .contains("schemaVersion=0 (no such version"));
-        String text = example().replace("\"schemaVersion\": 1,", "\"schemaVersion\": \"1\",");
+        String text = example().replace("\"schemaVersion\": 2,", "\"schemaVersion\": \"2\",");
         assertTrue(assertThrows(BadInputException.class, () -> ProfileJson.read(text, "t.json")).getMessage()
-                .contains("schemaVersion=\"1\""));
+                .contains("schemaVersion=\"2\""));
+    }
+
+    @Test
+    void shouldMigrateAVersionOneProfileToTheSameProfileAsVersionTwo() throws IOException {
+        // The example as version 1 wrote it: a ceiling per kernel (scale and add beside copy and triad), no update.
+        byte[] v1 = getClass().getResourceAsStream("/dgx-spark-example-v1.json").readAllBytes();
+        assertTrue(new String(v1, java.nio.charset.StandardCharsets.UTF_8).contains("\"access\": \"scale\""));
+        Profile migrated = ProfileJson.read(v1, "dgx-spark-example-v1.json");
+        assertEquals(ProfileJson.read(EXAMPLE), migrated, "migrating version 1 gives the version-2 example");
+        Device cpu = migrated.device("cpu").orElseThrow();
+        LevelCeiling update = cpu.ceiling(MemoryLevel.DRAM, AccessPattern.UPDATE).orElseThrow();
+        assertTrue(update.inHardwareBytes());
+        assertEquals(cpu.bandwidthEntry(update.bandwidthId()).orElseThrow().hardwareBytesPerSecond().typical(),
+                update.bytesPerSecond());
     }
 
     @Test
