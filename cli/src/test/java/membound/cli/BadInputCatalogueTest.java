@@ -109,9 +109,9 @@ class BadInputCatalogueTest {
         cases.add(of("profile", "truncated", "bad.json", Map.of("bad.json", example.substring(0, example.length() / 2)),
                 "show", "@bad.json"));
         cases.add(of("profile", "other schema version", "schemaVersion",
-                Map.of("bad.json", exampleWith("\"schemaVersion\": 1", "\"schemaVersion\": 7")), "show", "@bad.json"));
+                Map.of("bad.json", exampleWith("\"schemaVersion\": 2", "\"schemaVersion\": 7")), "show", "@bad.json"));
         cases.add(of("profile", "string where a number belongs", "bad.json",
-                Map.of("bad.json", exampleWith("\"schemaVersion\": 1", "\"schemaVersion\": \"one\"")),
+                Map.of("bad.json", exampleWith("\"schemaVersion\": 2", "\"schemaVersion\": \"one\"")),
                 "show", "@bad.json"));
         cases.add(of("profile", "NaN bandwidth", "bad.json",
                 Map.of("bad.json", example.replaceFirst("\"best\": [0-9.eE+]+", "\"best\": \"NaN\"")),

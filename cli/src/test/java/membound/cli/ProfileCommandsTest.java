@@ -80,7 +80,7 @@ class ProfileCommandsTest {
         JsonNode root = new ObjectMapper().readTree(json.out());
         assertEquals(spark.toString(), root.get("file").asText());
         assertEquals("membound-profile", root.get("profile").get("schema").asText());
-        assertEquals(112000000000L, root.get("profile").get("devices").get(0).get("levels").get(5)
+        assertEquals(112000000000L, root.get("profile").get("devices").get(0).get("levels").get(6)
                 .get("bytesPerSecond").asLong(), json.both());
     }
 
@@ -258,7 +258,7 @@ class ProfileCommandsTest {
                 new String(sparkBytes, java.nio.charset.StandardCharsets.UTF_8).substring(0, 500));
         Path newerProfile = Files.writeString(dir.resolve("v7.json"),
                 new String(sparkBytes, java.nio.charset.StandardCharsets.UTF_8)
-                        .replace("\"schemaVersion\": 1,", "\"schemaVersion\": 7,"));
+                        .replace("\"schemaVersion\": 2,", "\"schemaVersion\": 7,"));
         String nccl = Files.readString(TestProfiles.localFixture(
                 "nccl-tests-2.17.1-all_reduce_perf-2x-gb10-synthetic.txt"));
         Path wrongNccl = Files.writeString(dir.resolve("nccl-wrong.txt"), nccl.replaceFirst(

@@ -3,9 +3,9 @@ package membound.profile;
 import java.util.Arrays;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-
 import org.HdrHistogram.AbstractHistogram;
-import org.HdrHistogram.HistogramIterationValue;
+
+import membound.vocabulary.units.RateStatistics;
 
 /**
  * The spread of a rate (bytes per second, FLOP per second) over repeated runs: higher is better, so
@@ -103,52 +103,14 @@ public record Distribution(
     }
 
     /**
-     * Statistics of a histogram of integer rates (bytes per second, FLOP per second, recorded as
-     * HdrHistogram's authors record: integers in the unit of the field).
-     */
-    public static Distribution ofRateHistogram(AbstractHistogram rates) {
-        long n = rates.getTotalCount();
-        if (n == 0) {
-            throw Checks.bad("histogram.totalCount", "positive", 0);
-        }
-        double best = n == 1 ? rates.getValueAtPercentile(50) : rates.getMaxValue();
-        double worst = n == 1 ? best : Math.max(1, rates.getMinValue());
-        Double cv = n < 2 ? null : rates.getStdDeviation() / rates.getMean();
-        return new Distribution(best, worst, clamp(rates.getMean(), worst, best),
-                clamp(rates.getValueAtPercentile(50), worst, best),
-                clamp(rates.getValueAtPercentile(5), worst, best),
-                clamp(rates.getValueAtPercentile(95), worst, best), cv, n);
-    }
-
-    /**
      * Rates from a histogram of durations in integer nanoseconds: each run moved {@code unitsPerRun}
      * (bytes, FLOP) in the recorded time. The 5th percentile rate comes from the 95th percentile time.
      */
     public static Distribution ofDurationHistogram(double unitsPerRun, AbstractHistogram durationNanos) {
         Checks.positive("unitsPerRun", unitsPerRun);
-        long n = durationNanos.getTotalCount();
-        if (n == 0) {
-            throw Checks.bad("histogram.totalCount", "positive", 0);
-        }
-        if (durationNanos.getMinValue() <= 0) {
-            throw Checks.bad("durationNanos.min", "positive", durationNanos.getMinValue());
-        }
-        // One sample: its bucket's lowest and highest equivalent values differ, the rate does not.
-        double best = rate(unitsPerRun, n == 1 ? durationNanos.getValueAtPercentile(50) : durationNanos.getMinValue());
-        double worst = n == 1 ? best : rate(unitsPerRun, durationNanos.getMaxValue());
-        double sum = 0;
-        double sumSquares = 0;
-        for (HistogramIterationValue v : durationNanos.recordedValues()) {
-            double r = rate(unitsPerRun, durationNanos.medianEquivalentValue(v.getValueIteratedTo()));
-            sum += r * v.getCountAtValueIteratedTo();
-            sumSquares += r * r * v.getCountAtValueIteratedTo();
-        }
-        double mean = sum / n;
-        Double cv = n < 2 ? null : Math.sqrt(Math.max(0, sumSquares / n - mean * mean)) / mean;
-        return new Distribution(best, worst, clamp(mean, worst, best),
-                clamp(rate(unitsPerRun, durationNanos.getValueAtPercentile(50)), worst, best),
-                clamp(rate(unitsPerRun, durationNanos.getValueAtPercentile(95)), worst, best),
-                clamp(rate(unitsPerRun, durationNanos.getValueAtPercentile(5)), worst, best), cv, n);
+        RateStatistics r = RateStatistics.ofDurations(unitsPerRun, durationNanos);
+        return new Distribution(r.best(), r.worst(), r.mean(), r.median(), r.p5(), r.p95(), r.coefficientOfVariation(),
+                r.samples());
     }
 
     /** The figure to use when one number is needed: the median, else the mean, else the best. */
@@ -180,9 +142,6 @@ public record Distribution(
         return value == null ? null : value * factor;
     }
 
-    private static double rate(double units, double nanos) {
-        return units / (nanos * 1e-9);
-    }
 
     private static double nearestRank(double[] sorted, double percentile) {
         int rank = (int) Math.ceil(percentile / 100.0 * sorted.length);

@@ -45,19 +45,6 @@ class DistributionTest {
     }
 
     @Test
-    void shouldReadRatesFromAHistogramOfIntegerBytesPerSecond() {
-        Histogram bytesPerSecond = new Histogram(3);
-        for (int i = 1; i <= 100; i++) {
-            bytesPerSecond.recordValue(i * 1_000_000_000L);
-        }
-        Distribution d = Distribution.ofRateHistogram(bytesPerSecond);
-        assertEquals(100e9, d.best(), 100e9 * HISTOGRAM_PRECISION);
-        assertEquals(50e9, d.median(), 50e9 * HISTOGRAM_PRECISION);
-        assertEquals(5e9, d.p5(), 5e9 * HISTOGRAM_PRECISION);
-        assertEquals(95e9, d.p95(), 95e9 * HISTOGRAM_PRECISION);
-    }
-
-    @Test
     void shouldTurnPassTimesIntoRates() {
         Histogram passTimeNanos = new Histogram(3);
         // 1 GB per pass in 10 ms .. 19.9 ms: 100 GB/s at best, about 50 GB/s at worst.

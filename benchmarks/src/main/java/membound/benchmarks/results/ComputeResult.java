@@ -12,6 +12,7 @@ import membound.benchmarks.compute.ProductBenchmark;
 import membound.benchmarks.compute.ProductTimes;
 import membound.benchmarks.sizing.Threads;
 import membound.vocabulary.ProductShape;
+import membound.vocabulary.units.RateStatistics;
 
 /**
  * One compute-ceiling result: FMA peak, GEMM or a training product at one shape, its element type and team,
@@ -55,7 +56,7 @@ public record ComputeResult(String kind, String elementType, int threads, int ma
                 times));
     }
 
-    public Rate flopsPerSecond() {
-        return Rate.of(flopsPerPass, passTimes);
+    public RateStatistics flopsPerSecond() {
+        return passTimes.rates(flopsPerPass);
     }
 }

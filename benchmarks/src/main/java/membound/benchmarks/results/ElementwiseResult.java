@@ -5,6 +5,7 @@ import org.openjdk.jmh.results.RunResult;
 import membound.benchmarks.compute.ElementwiseBenchmark;
 import membound.benchmarks.sizing.Threads;
 import membound.vocabulary.RowOperation;
+import membound.vocabulary.units.RateStatistics;
 
 /**
  * One {@link ElementwiseBenchmark} result: the operation, its row length and team, and elements per second
@@ -24,7 +25,7 @@ public record ElementwiseResult(RowOperation operation, int row, int threads, lo
                 ElementwiseBenchmark.elementsPerPass(threads, row), PassTimes.of(result.getPrimaryResult()));
     }
 
-    public Rate elementsPerSecond() {
-        return Rate.of(elementsPerPass, passTimes);
+    public RateStatistics elementsPerSecond() {
+        return passTimes.rates(elementsPerPass);
     }
 }

@@ -8,6 +8,8 @@ import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.util.Statistics;
 
+import membound.vocabulary.units.RateStatistics;
+
 /**
  * The distribution of one benchmark's time per operation, in integer nanoseconds, as HdrHistogram's
  * authors record it; converted to rates only when a figure is printed.
@@ -31,6 +33,19 @@ public final class PassTimes {
         for (Iterator<Map.Entry<Double, Long>> samples = statistics.getRawData(); samples.hasNext(); ) {
             Map.Entry<Double, Long> sample = samples.next();
             histogram.recordValueWithCount(Math.max(1, Math.round(sample.getKey() * nanosPerUnit)), sample.getValue());
+        }
+        return new PassTimes(histogram);
+    }
+
+    /**
+     * Samples as JMH's JSON keeps them ({@code [time, count]} pairs in the result's unit, e.g. {@code us/op}): the
+     * same conversion as {@link #of(Result)}.
+     */
+    public static PassTimes ofSamples(String scoreUnit, Iterable<double[]> timeAndCount) {
+        double nanosPerUnit = nanosPerUnit(scoreUnit);
+        Histogram histogram = new Histogram(SIGNIFICANT_DIGITS);
+        for (double[] sample : timeAndCount) {
+            histogram.recordValueWithCount(Math.max(1, Math.round(sample[0] * nanosPerUnit)), (long) sample[1]);
         }
         return new PassTimes(histogram);
     }
@@ -71,31 +86,9 @@ public final class PassTimes {
         return mean > 0 ? passTimeNanos.getStdDeviation() / mean : 0;
     }
 
-    /**
-     * Standard deviation over mean of the passes' rates (work / time): the spread of what is reported, as the
-     * profile computes it. Unlike the times' CV it is bounded: one pass stalled 200 times its length (a host
-     * descheduling the VM) adds one slow rate instead of multiplying the times' standard deviation.
-     */
-    public double rateCoefficientOfVariation() {
-        double n = 0;
-        double sum = 0;
-        double sumSquares = 0;
-        for (org.HdrHistogram.HistogramIterationValue v : passTimeNanos.recordedValues()) {
-            double nanos = passTimeNanos.medianEquivalentValue(v.getValueIteratedTo());
-            if (nanos <= 0) {
-                continue;
-            }
-            double rate = 1 / nanos;
-            long count = v.getCountAtValueIteratedTo();
-            n += count;
-            sum += rate * count;
-            sumSquares += rate * rate * count;
-        }
-        if (n < 2) {
-            return 0;
-        }
-        double mean = sum / n;
-        return Math.sqrt(Math.max(0, sumSquares / n - mean * mean)) / mean;
+    /** The rate of {@code unitsPerPass} of work per pass over these times: the statistics the profile keeps too. */
+    public RateStatistics rates(double unitsPerPass) {
+        return RateStatistics.ofDurations(unitsPerPass, passTimeNanos);
     }
 
     /** A copy of the underlying histogram, for callers that keep or merge distributions. */
@@ -103,7 +96,8 @@ public final class PassTimes {
         return passTimeNanos.copy();
     }
 
-    static double nanosPerUnit(String scoreUnit) {
+    /** Nanoseconds in one unit of a JMH score unit ({@code us/op} is 1000); the one conversion of JMH's units. */
+    public static double nanosPerUnit(String scoreUnit) {
         String unit = scoreUnit.substring(0, scoreUnit.indexOf('/'));
         return switch (unit) {
             case "ns" -> 1;
@@ -111,7 +105,7 @@ public final class PassTimes {
             case "ms" -> TimeUnit.MILLISECONDS.toNanos(1);
             case "s" -> TimeUnit.SECONDS.toNanos(1);
             case "min" -> TimeUnit.MINUTES.toNanos(1);
-            default -> throw new IllegalArgumentException("score unit must be a time per operation: unit=" + scoreUnit);
+            default -> throw new membound.vocabulary.BadInputException("score unit must be a time per operation: unit=" + scoreUnit);
         };
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 
 import membound.benchmarks.placement.Placement;
+import membound.vocabulary.units.RateStatistics;
 import membound.vocabulary.units.Units;
 
 /**
@@ -69,8 +70,8 @@ public final class ResultTable {
         boolean placed = results.stream().anyMatch(r -> !r.placement().equals(Placement.ALL));
         out.println(placed ? header + "  placement" : header);
         for (StreamResult result : results) {
-            Rate stream = result.streamBytesPerSecond();
-            Rate hardware = result.hardwareBytesPerSecond();
+            RateStatistics stream = result.streamBytesPerSecond();
+            RateStatistics hardware = result.hardwareBytesPerSecond();
             out.println(String.format(Locale.ROOT, "%-8s %-6s %-6s %7d  %-20s %-24s %-24s %5.1f%%  %s",
                     result.workload().kernel().label(),
                     result.workload().elementType().javaName(),
@@ -78,7 +79,7 @@ public final class ResultTable {
                     result.workload().threads(),
                     result.workingSetLabel() + " " + Units.formatBytes(result.workload().arrayBytes()),
                     spread(stream), spread(hardware) + String.format(Locale.ROOT, " best %.1f", hardware.best() / 1e9),
-                    100 * hardware.coefficientOfVariation(),
+                    100 * hardware.coefficientOfVariationOrZero(),
                     nominal.ratio(hardware.median()).map(r -> String.format(Locale.ROOT, "%.2f", r)).orElse("unknown"))
                     + (placed ? "  " + result.placement() : ""));
         }
@@ -116,14 +117,14 @@ public final class ResultTable {
         out.println(String.format(Locale.ROOT, "%-9s %-6s %7s %-18s  %-32s %6s", "kernel", "type", "threads",
                 "n or shape", "GFLOP/s", "CV"));
         for (ComputeResult result : results) {
-            Rate flops = result.flopsPerSecond();
+            RateStatistics flops = result.flopsPerSecond();
             String size = result.shape() != null ? result.shape().toString()
                     : result.matrixOrder() == 0 ? "-" : Integer.toString(result.matrixOrder());
             out.println(String.format(Locale.ROOT, "%-9s %-6s %7d %-18s  %-32s %5.1f%%", result.kind(), result.elementType(),
                     result.threads(), size,
                     String.format(Locale.ROOT, "%.1f [%.1f-%.1f] best %.1f", flops.median() / 1e9, flops.p5() / 1e9,
                             flops.p95() / 1e9, flops.best() / 1e9),
-                    100 * flops.coefficientOfVariation()));
+                    100 * flops.coefficientOfVariationOrZero()));
         }
     }
 
@@ -136,15 +137,15 @@ public final class ResultTable {
         out.println(String.format(Locale.ROOT, "%-18s %6s %7s  %-32s %6s", "operation", "row", "threads", "G elements/s",
                 "CV"));
         for (ElementwiseResult result : results) {
-            Rate rate = result.elementsPerSecond();
+            RateStatistics rate = result.elementsPerSecond();
             out.println(String.format(Locale.ROOT, "%-18s %6d %7d  %-32s %5.1f%%", result.operation().label(),
                     result.row(), result.threads(), String.format(Locale.ROOT, "%.2f [%.2f-%.2f] best %.2f",
                             rate.median() / 1e9, rate.p5() / 1e9, rate.p95() / 1e9, rate.best() / 1e9),
-                    100 * rate.coefficientOfVariation()));
+                    100 * rate.coefficientOfVariationOrZero()));
         }
     }
 
-    private static String spread(Rate rate) {
+    private static String spread(RateStatistics rate) {
         return String.format(Locale.ROOT, "%.1f [%.1f-%.1f]", rate.median() / 1e9, rate.p5() / 1e9, rate.p95() / 1e9);
     }
 }

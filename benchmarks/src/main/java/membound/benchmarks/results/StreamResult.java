@@ -1,5 +1,7 @@
 package membound.benchmarks.results;
 
+import java.util.function.Function;
+
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.RunResult;
 
@@ -13,6 +15,8 @@ import membound.benchmarks.stream.Implementation;
 import membound.benchmarks.stream.StreamBenchmark;
 import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.units.RateStatistics;
 
 /**
  * One {@link StreamBenchmark} result turned into bandwidth: the workload its parameters name, and the
@@ -29,12 +33,33 @@ public record StreamResult(StreamWorkload workload, String workingSetLabel, Impl
     /** Reads the workload back from the result's parameters; a level label is resolved on this host. */
     public static StreamResult of(RunResult result) {
         BenchmarkParams params = result.getParams();
-        int threads = Threads.resolve(params.getParam("threads"));
-        WorkingSet workingSet = WorkingSet.resolve(params.getParam("workingSet"), threads, CacheSizes::detect);
-        StreamWorkload workload = StreamWorkload.of(StreamKernel.of(params.getParam("kernel")),
-                ElementType.of(params.getParam("elementType")), workingSet.arrayBytes(), threads);
-        return new StreamResult(workload, workingSet.label(), Implementation.of(params.getParam("implementation")),
-                PassTimes.of(result.getPrimaryResult()), placementOf(params));
+        return of(params::getParam, PassTimes.of(result.getPrimaryResult()), placementOf(params));
+    }
+
+    /**
+     * The one reading of a STREAM result's parameters, for a result in memory and one read back from JMH's JSON
+     * alike: {@code kernel}, {@code elementType}, {@code threads}, {@code workingSet} (the suite writes it resolved,
+     * {@code LABEL:BYTES}; a bare level is resolved on this host) and {@code implementation} (vector where absent).
+     *
+     * @throws BadInputException for a parameter the suite would not have written
+     */
+    public static StreamResult of(Function<String, String> param, PassTimes passTimes, String placement) {
+        int threads = Threads.resolve(required(param, "threads"));
+        WorkingSet workingSet = WorkingSet.resolve(required(param, "workingSet"), threads, CacheSizes::detect);
+        StreamWorkload workload = StreamWorkload.of(StreamKernel.of(required(param, "kernel")),
+                ElementType.of(required(param, "elementType")), workingSet.arrayBytes(), threads);
+        String implementation = param.apply("implementation");
+        return new StreamResult(workload, workingSet.label(),
+                implementation == null ? Implementation.VECTOR : Implementation.of(implementation), passTimes, placement);
+    }
+
+    private static String required(Function<String, String> param, String name) {
+        String value = param.apply(name);
+        if (value == null) {
+            throw new BadInputException("a StreamBenchmark result must have the parameter " + name + ": " + name
+                    + "=<missing>");
+        }
+        return value;
     }
 
     /** Where a result ran, from the fork's {@code -Dmembound.placement}: {@code all} for results made without one. */
@@ -49,12 +74,12 @@ public record StreamResult(StreamWorkload workload, String workingSetLabel, Impl
     }
 
     /** Bytes per second counting only what the code reads and writes (STREAM's convention). */
-    public Rate streamBytesPerSecond() {
-        return Rate.of(workload.streamBytesPerPass(), passTimes);
+    public RateStatistics streamBytesPerSecond() {
+        return passTimes.rates(workload.streamBytesPerPass());
     }
 
     /** Bytes per second the memory system moves: written-only lines are also read (write-allocate). */
-    public Rate hardwareBytesPerSecond() {
-        return Rate.of(workload.hardwareBytesPerPass(), passTimes);
+    public RateStatistics hardwareBytesPerSecond() {
+        return passTimes.rates(workload.hardwareBytesPerPass());
     }
 }

@@ -7,6 +7,9 @@ import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
 
+import membound.vocabulary.units.RateStatistics;
+
+/** The table's rates are the profile's: RateStatistics from the pass times. */
 class RateTest {
 
     @Test
@@ -16,7 +19,7 @@ class RateTest {
         Arrays.fill(nanos, 100_000L);
         nanos[999] = 25_000_000L;
         PassTimes times = PassTimes.ofNanos(nanos);
-        Rate rate = Rate.of(64e6, times);
+        RateStatistics rate = times.rates(64e6);
 
         assertTrue(times.coefficientOfVariation() > 2.5, "the times' CV: " + times.coefficientOfVariation());
         // Rates: 999 at r and one at r/250: std/mean = sqrt(p(1-p)) (1 - 1/250) / (1 - p (1 - 1/250)), p = 1/1000.
@@ -28,7 +31,7 @@ class RateTest {
 
     @Test
     void shouldHaveNoSpreadForEqualPassesOrASinglePass() {
-        assertEquals(0, Rate.of(1, PassTimes.ofNanos(5000, 5000, 5000)).coefficientOfVariation(), 1e-9);
-        assertEquals(0, Rate.of(1, PassTimes.ofNanos(5000)).coefficientOfVariation());
+        assertEquals(0, PassTimes.ofNanos(5000, 5000, 5000).rates(1).coefficientOfVariation(), 1e-6);
+        assertEquals(null, PassTimes.ofNanos(5000).rates(1).coefficientOfVariation());
     }
 }

@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.HdrHistogram.Histogram;
 
-import membound.benchmarks.stream.ElementType;
+import membound.benchmarks.results.PassTimes;
+import membound.benchmarks.results.StreamResult;
 import membound.benchmarks.stream.StreamBenchmark;
 import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
@@ -59,27 +59,29 @@ final class JmhResultImporter {
                 throw bad(file, at + ".mode", "sample (the suite's SampleTime mode, which keeps every pass)", mode);
             }
             JsonNode params = field(result, "params", file, at);
-            StreamKernel kernel = parameter(params, "kernel", file, at, StreamKernel::of);
-            ElementType type = parameter(params, "elementType", file, at, ElementType::of);
-            int threads = parameter(params, "threads", file, at, Integer::parseInt);
             String workingSet = text(params, "workingSet", file, at + ".params");
-            int separator = workingSet.indexOf(':');
-            if (separator < 0) {
+            if (workingSet.indexOf(':') < 0) {
                 throw bad(file, at + ".params.workingSet", "resolved, as LABEL:BYTES (the suite writes it so)", workingSet);
             }
-            long arrayBytes = parameter(params, "workingSet", file, at,
-                    text -> Long.parseLong(text.substring(text.indexOf(':') + 1)));
-            String implementation = params.has("implementation") ? params.get("implementation").asText() : "vector";
-            StreamWorkload workload;
-            try {
-                workload = StreamWorkload.of(kernel, type, arrayBytes, threads);
-            } catch (IllegalArgumentException e) {
-                throw bad(file, at + ".params", "a workload the suite can run (" + e.getMessage() + ")", params);
+            // Resolved on the host that ran it: a level or "all" would be resolved again on this one.
+            String threads = text(params, "threads", file, at + ".params");
+            if (!threads.matches("[0-9]+")) {
+                throw bad(file, at + ".params.threads", "a team size (the suite writes it resolved)", threads);
             }
             JsonNode primary = field(result, "primaryMetric", file, at);
-            double nanosPerUnit = nanosPerUnit(text(primary, "scoreUnit", file, at + ".primaryMetric"), file, at);
-            Histogram passTimeNanos = passTimes(field(primary, "rawDataHistogram", file, at + ".primaryMetric"),
-                    nanosPerUnit, file, at + ".primaryMetric.rawDataHistogram");
+            PassTimes passTimes = passTimes(text(primary, "scoreUnit", file, at + ".primaryMetric"),
+                    field(primary, "rawDataHistogram", file, at + ".primaryMetric"), file, at + ".primaryMetric");
+            // The same reading of the parameters as a result in memory gets (StreamResult.of).
+            StreamResult stream;
+            try {
+                stream = StreamResult.of(name -> params.hasNonNull(name) ? params.get(name).asText() : null, passTimes,
+                        null);
+            } catch (BadInputException e) {
+                throw bad(file, at + ".params", "a workload the suite can run (" + e.getMessage() + ")", params);
+            }
+            StreamWorkload workload = stream.workload();
+            StreamKernel kernel = workload.kernel();
+            String implementation = stream.implementation().name().toLowerCase(Locale.ROOT);
             Map<String, String> figureSettings = new TreeMap<>();
             params.fieldNames().forEachRemaining(name -> figureSettings.put("param." + name, params.get(name).asText()));
             figureSettings.put("jmh.forks", result.path("forks").asText());
@@ -90,9 +92,9 @@ final class JmhResultImporter {
                     "jmh.measurementIterations", result.path("measurementIterations").asText(),
                     "jmh.measurementTime", result.path("measurementTime").asText()));
             String kernelName = kernel.name().toLowerCase(Locale.ROOT);
-            bandwidth.add(new ImportedBandwidth(kernelName, ImportedBandwidth.accessOf(kernelName), type.javaName(),
-                    threads, workload.footprintBytes(),
-                    Distribution.ofDurationHistogram(workload.streamBytesPerPass(), passTimeNanos),
+            bandwidth.add(new ImportedBandwidth(kernelName, ImportedBandwidth.accessOf(kernelName),
+                    workload.elementType().javaName(), workload.threads(), workload.footprintBytes(),
+                    Distribution.ofDurationHistogram(workload.streamBytesPerPass(), passTimes.histogram()),
                     Provenance.imported(TOOL, jmhVersion, "StreamBenchmark " + kernel.label() + " (" + implementation
                             + "), " + workingSet, file, figureSettings)));
         }
@@ -103,11 +105,19 @@ final class JmhResultImporter {
                 List.of(), skipped);
     }
 
-    private static Histogram passTimes(JsonNode forks, double nanosPerUnit, String file, String at) {
-        Histogram histogram = new Histogram(3);
+    /** JMH's {@code rawDataHistogram} (forks of iterations of [time, count] pairs), checked pair by pair. */
+    private static PassTimes passTimes(String scoreUnit, JsonNode forks, String file, String at) {
+        double nanosPerUnit;
+        try {
+            nanosPerUnit = PassTimes.nanosPerUnit(scoreUnit);
+        } catch (BadInputException | StringIndexOutOfBoundsException e) {
+            throw bad(file, at + ".scoreUnit", "a time per operation (ns/op, us/op, ms/op, s/op)", scoreUnit);
+        }
+        at = at + ".rawDataHistogram";
         if (!forks.isArray()) {
             throw bad(file, at, "an array of forks", forks.getNodeType());
         }
+        List<double[]> samples = new ArrayList<>();
         for (JsonNode iterations : forks) {
             for (JsonNode iteration : iterations) {
                 for (JsonNode pair : iteration) {
@@ -123,38 +133,14 @@ final class JmhResultImporter {
                     if (nanos <= 0 || nanos > MAX_PASS_NANOS) {
                         throw bad(file, at, "pass times from 1 ns to an hour", pair);
                     }
-                    histogram.recordValueWithCount(nanos, count);
+                    samples.add(new double[] {time, count});
                 }
             }
         }
-        if (histogram.getTotalCount() == 0) {
+        if (samples.isEmpty()) {
             throw bad(file, at, "at least one sample", "none");
         }
-        return histogram;
-    }
-
-    private static double nanosPerUnit(String unit, String file, String at) {
-        return switch (unit) {
-            case "ns/op" -> 1;
-            case "us/op" -> 1e3;
-            case "ms/op" -> 1e6;
-            case "s/op" -> 1e9;
-            default -> throw bad(file, at + ".primaryMetric.scoreUnit", "a time per operation (ns/op, us/op, ms/op, s/op)",
-                    unit);
-        };
-    }
-
-    private interface Parse<T> {
-        T apply(String text);
-    }
-
-    private static <T> T parameter(JsonNode params, String name, String file, String at, Parse<T> parse) {
-        String text = text(params, name, file, at + ".params");
-        try {
-            return parse.apply(text);
-        } catch (RuntimeException e) {
-            throw bad(file, at + ".params." + name, "a value the suite writes", text);
-        }
+        return PassTimes.ofSamples(scoreUnit, samples);
     }
 
     private static JsonNode field(JsonNode node, String name, String file, String at) {
