@@ -1,5 +1,7 @@
 package membound.profile;
 
+import membound.vocabulary.RowOperation;
+
 /**
  * The rate of an elementwise or row-wise operation of a training step whose cost per element is its
  * transcendentals and reductions, not its FLOPs: a causal softmax, softmax cross-entropy, GELU and its
@@ -14,12 +16,12 @@ package membound.profile;
  *                          elements too)
  * @param provenance        how it was measured
  */
-public record OperationEntry(String id, String operation, long rowLength, Integer threads,
+public record OperationEntry(String id, RowOperation operation, long rowLength, Integer threads,
                              Distribution elementsPerSecond, Provenance provenance) {
 
     public OperationEntry {
         Checks.id("operations.id", id);
-        Checks.id("operations.operation", operation);
+        Checks.present("operations.operation", operation);
         Checks.positive("operations.rowLength", rowLength);
         Checks.optionalPositive("operations.threads", threads);
         Checks.present("operations.elementsPerSecond", elementsPerSecond);

@@ -389,13 +389,18 @@ public final class ProfileJson {
         private static final long serialVersionUID = 1L;
 
         /** How errors name each word's field, as the schema document does. */
-        private static final java.util.Map<Class<?>, String> FIELD_NAMES = java.util.Map.of(
-                ProvenanceKind.class, "provenance.kind", membound.vocabulary.DeviceKind.class, "device.kind",
-                membound.vocabulary.LinkKind.class, "link.kind", membound.vocabulary.MemoryLevel.class, "level",
-                membound.vocabulary.AccessPattern.class, "access", ComputeEntry.Kind.class, "compute.kind",
-                ProductShape.Layout.class, "compute.shape.layout", Nominal.State.class, "state",
-                membound.vocabulary.Precision.class, "precision", LevelCeiling.ByteCounting.class,
-                "ceiling.byteCounting");
+        private static final java.util.Map<Class<?>, String> FIELD_NAMES = java.util.Map.ofEntries(
+                java.util.Map.entry(ProvenanceKind.class, "provenance.kind"),
+                java.util.Map.entry(membound.vocabulary.DeviceKind.class, "device.kind"),
+                java.util.Map.entry(membound.vocabulary.LinkKind.class, "link.kind"),
+                java.util.Map.entry(membound.vocabulary.MemoryLevel.class, "level"),
+                java.util.Map.entry(membound.vocabulary.AccessPattern.class, "access"),
+                java.util.Map.entry(ComputeEntry.Kind.class, "compute.kind"),
+                java.util.Map.entry(ProductShape.Layout.class, "compute.shape.layout"),
+                java.util.Map.entry(Nominal.State.class, "state"),
+                java.util.Map.entry(membound.vocabulary.Precision.class, "precision"),
+                java.util.Map.entry(LevelCeiling.ByteCounting.class, "ceiling.byteCounting"),
+                java.util.Map.entry(membound.vocabulary.RowOperation.class, "operations.operation"));
 
         LabelReader(Class<?> type) {
             super(type);

@@ -12,12 +12,13 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.RowOperation;
 
 /** A device's elementwise operation rates: written, read back, and left out of a profile that has none. */
 class OperationEntryTest {
 
     static OperationEntry softmax() {
-        return new OperationEntry("softmax-2t-row1024", "softmax", 1024, 2, Distribution.single(2.5e9),
+        return new OperationEntry("softmax-2t-row1024", RowOperation.SOFTMAX, 1024, 2, Distribution.single(2.5e9),
                 Provenance.measured("ElementwiseBenchmark", null, Map.of()));
     }
 
@@ -41,7 +42,7 @@ class OperationEntryTest {
 
     @Test
     void shouldRejectABadEntryNamingTheField() {
-        BadInputException rows = assertThrows(BadInputException.class, () -> new OperationEntry("softmax-2t", "softmax",
+        BadInputException rows = assertThrows(BadInputException.class, () -> new OperationEntry("softmax-2t", RowOperation.SOFTMAX,
                 0, 2, Distribution.single(1e9), Provenance.measured("ElementwiseBenchmark", null, Map.of())));
         assertTrue(rows.getMessage().startsWith("operations.rowLength must be positive"), rows.getMessage());
         Device cpu = ProfileJson.read(ProfileJsonTest.EXAMPLE).device("cpu").orElseThrow();

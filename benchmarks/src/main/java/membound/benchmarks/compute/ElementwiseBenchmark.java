@@ -112,7 +112,7 @@ public class ElementwiseBenchmark {
     public void setUp() {
         kind = RowOperation.of(operation);
         if (row < 1 || row > MAX_ROW) {
-            throw new IllegalArgumentException("row must be from 1 to " + MAX_ROW + " elements: row=" + row);
+            throw new BadInputException("row must be from 1 to " + MAX_ROW + " elements: row=" + row);
         }
         rowsPerThread = Math.max(1, ELEMENTS_PER_THREAD / row);
         int teamSize = Threads.resolve(threads);

@@ -20,6 +20,7 @@ import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.team.ThreadTeam;
+import membound.vocabulary.BadInputException;
 
 /**
  * Peak FLOP/s: every thread of the team runs {@link FmaPeak}'s register-resident FMA chains for
@@ -104,7 +105,7 @@ public class FmaBenchmark {
         return switch (elementType.trim().toLowerCase(java.util.Locale.ROOT)) {
             case "double" -> true;
             case "float" -> false;
-            default -> throw new IllegalArgumentException("elementType must be double or float: elementType="
+            default -> throw new BadInputException("elementType must be double or float: elementType="
                     + elementType);
         };
     }

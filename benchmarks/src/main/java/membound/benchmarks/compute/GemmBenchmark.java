@@ -88,7 +88,7 @@ public class GemmBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         if (n < 1 || n > MAX_ORDER) {
-            throw new IllegalArgumentException("n must be from 1 to " + MAX_ORDER + ": n=" + n);
+            throw new BadInputException("n must be from 1 to " + MAX_ORDER + ": n=" + n);
         }
         boolean doubles = FmaBenchmark.isDouble(elementType);
         int teamSize = Math.min(Threads.resolve(threads), Math.max(1, n / Gemm.ROWS));

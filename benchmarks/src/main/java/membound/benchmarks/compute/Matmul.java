@@ -3,6 +3,8 @@ package membound.benchmarks.compute;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * The float matrix products a training step needs, on rectangular row-major matrices (or blocks of wider
  * ones): {@code C = A·B} (a forward pass), {@code C = A·Bᵀ} (an input gradient, {@code dX = dY·Wᵀ}; attention
@@ -35,10 +37,10 @@ public final class Matmul {
 
         public View {
             if (data == null) {
-                throw new IllegalArgumentException("data must be an array: data=null");
+                throw new BadInputException("data must be an array: data=null");
             }
             if (offset < 0 || rowStride < 1) {
-                throw new IllegalArgumentException("offset must be >= 0 and rowStride >= 1: offset=" + offset
+                throw new BadInputException("offset must be >= 0 and rowStride >= 1: offset=" + offset
                         + ", rowStride=" + rowStride);
             }
         }
@@ -80,7 +82,7 @@ public final class Matmul {
     private static void blocked(View a, int aRow, int aColumn, View b, boolean transposedB, View c, int rowFrom,
             int rowTo, int n, int k, boolean accumulate) {
         if (rowFrom < 0 || rowTo < rowFrom || n < 0 || k < 0) {
-            throw new IllegalArgumentException("rows must be 0 <= rowFrom <= rowTo and n, k >= 0: rowFrom=" + rowFrom
+            throw new BadInputException("rows must be 0 <= rowFrom <= rowTo and n, k >= 0: rowFrom=" + rowFrom
                     + ", rowTo=" + rowTo + ", n=" + n + ", k=" + k);
         }
         float[] cData = c.data();

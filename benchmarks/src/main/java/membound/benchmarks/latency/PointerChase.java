@@ -2,6 +2,8 @@ package membound.benchmarks.latency;
 
 import java.util.SplittableRandom;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * A pointer chase for load latency: one slot per cache line, linked into a single random cycle through
  * every line of the working set, so each load depends on the one before and no prefetcher can guess the
@@ -34,7 +36,7 @@ public final class PointerChase {
     public static PointerChase build(long workingSetBytes, long seed) {
         long lines = workingSetBytes / LINE_BYTES;
         if (lines < 2 || lines * INTS_PER_LINE > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("workingSetBytes must hold 2 to " + (Integer.MAX_VALUE / INTS_PER_LINE)
+            throw new BadInputException("workingSetBytes must hold 2 to " + (Integer.MAX_VALUE / INTS_PER_LINE)
                     + " lines of " + LINE_BYTES + " bytes: workingSetBytes=" + workingSetBytes);
         }
         int count = (int) lines;

@@ -5,11 +5,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
 
-import membound.vocabulary.BadInputException;
 import membound.hardware.host.CoreType;
 import membound.hardware.host.CpuCluster;
 import membound.hardware.host.CpuList;
 import membound.hardware.host.Host;
+import membound.vocabulary.BadInputException;
 
 /**
  * The cpus a benchmark fork runs on: every cpu ({@code all}), the cores of one type ({@code Cortex-X925}) or
@@ -39,18 +39,18 @@ public record Placement(String name, Kind kind, List<Integer> cpus, boolean pinn
 
     public Placement {
         if (name == null || name.isBlank() || !name.strip().equals(name) || name.contains(",")) {
-            throw new IllegalArgumentException("name must be a word without commas: name=\"" + name + "\"");
+            throw new BadInputException("name must be a word without commas: name=\"" + name + "\"");
         }
         if (kind == null) {
-            throw new IllegalArgumentException("kind must be given: kind=null, name=" + name);
+            throw new BadInputException("kind must be given: kind=null, name=" + name);
         }
         cpus = List.copyOf(cpus.stream().sorted().distinct().toList());
         if (cpus.isEmpty() || cpus.get(0) < 0) {
-            throw new IllegalArgumentException("cpus must be a non-empty list of cpu numbers: cpus=" + cpus
+            throw new BadInputException("cpus must be a non-empty list of cpu numbers: cpus=" + cpus
                     + ", name=" + name);
         }
         if ((kind == Kind.ALL) != name.equals(ALL)) {
-            throw new IllegalArgumentException("name must be " + ALL + " exactly for kind ALL: name=" + name
+            throw new BadInputException("name must be " + ALL + " exactly for kind ALL: name=" + name
                     + ", kind=" + kind);
         }
     }
@@ -143,7 +143,7 @@ public record Placement(String name, Kind kind, List<Integer> cpus, boolean pinn
     /** The cpu team thread {@code thread} is bound to when pinned. */
     public int cpuOfThread(int thread) {
         if (thread < 0) {
-            throw new IllegalArgumentException("thread must not be negative: thread=" + thread);
+            throw new BadInputException("thread must not be negative: thread=" + thread);
         }
         return cpus.get(thread % cpus.size());
     }

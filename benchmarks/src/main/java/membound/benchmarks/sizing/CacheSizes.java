@@ -4,9 +4,9 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 
-import membound.vocabulary.BadInputException;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
+import membound.vocabulary.BadInputException;
 
 /**
  * The cache sizes that working sets are derived from: each data cache level's share of one core, and the
@@ -21,12 +21,12 @@ public record CacheSizes(Map<Integer, Long> perCoreBytes, long lastLevelTotalByt
     public CacheSizes {
         perCoreBytes = Map.copyOf(new TreeMap<>(perCoreBytes));
         if (lastLevelTotalBytes <= 0) {
-            throw new IllegalArgumentException("lastLevelTotalBytes must be positive: lastLevelTotalBytes="
+            throw new BadInputException("lastLevelTotalBytes must be positive: lastLevelTotalBytes="
                     + lastLevelTotalBytes);
         }
         perCoreBytes.forEach((level, bytes) -> {
             if (bytes <= 0) {
-                throw new IllegalArgumentException("cache size must be positive: L" + level + "=" + bytes);
+                throw new BadInputException("cache size must be positive: L" + level + "=" + bytes);
             }
         });
     }

@@ -38,7 +38,7 @@ public record WorkingSet(String label, long arrayBytes) {
 
     public WorkingSet {
         if (arrayBytes <= 0) {
-            throw new IllegalArgumentException("arrayBytes must be positive: arrayBytes=" + arrayBytes);
+            throw new BadInputException("arrayBytes must be positive: arrayBytes=" + arrayBytes);
         }
     }
 

@@ -3,6 +3,8 @@ package membound.benchmarks.stream;
 import java.util.Arrays;
 import java.util.Locale;
 
+import membound.vocabulary.BadInputException;
+
 /** The element types the kernels run on, with their width. */
 public enum ElementType {
     DOUBLE(Double.BYTES),
@@ -29,7 +31,7 @@ public enum ElementType {
                 return type;
             }
         }
-        throw new IllegalArgumentException("elementType must be one of double, float: elementType=" + name
+        throw new BadInputException("elementType must be one of double, float: elementType=" + name
                 + " (known: " + Arrays.toString(values()) + ")");
     }
 }

@@ -1,5 +1,7 @@
 package membound.benchmarks.stream;
 
+import membound.vocabulary.BadInputException;
+
 /** Which twin of a kernel runs: the Vector API one, or the plain loop the JIT compiles on its own. */
 public enum Implementation {
     VECTOR,
@@ -11,6 +13,6 @@ public enum Implementation {
                 return implementation;
             }
         }
-        throw new IllegalArgumentException("implementation must be one of vector, scalar: implementation=" + name);
+        throw new BadInputException("implementation must be one of vector, scalar: implementation=" + name);
     }
 }

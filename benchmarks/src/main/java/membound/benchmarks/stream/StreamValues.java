@@ -1,5 +1,7 @@
 package membound.benchmarks.stream;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * The closed form every pass is checked against: since every element of an array holds the same value,
  * one element simulated in the kernel's own precision predicts the whole array, as STREAM's
@@ -59,7 +61,7 @@ public record StreamValues(ElementType type, double a, double b, double c) {
         return switch (kernel) {
             case DOT -> round(a * b) * elements;
             case SUM -> a * elements;
-            default -> throw new IllegalArgumentException("kernel must be DOT or SUM: kernel=" + kernel);
+            default -> throw new BadInputException("kernel must be DOT or SUM: kernel=" + kernel);
         };
     }
 
@@ -69,7 +71,7 @@ public record StreamValues(ElementType type, double a, double b, double c) {
             case 'a' -> a;
             case 'b' -> b;
             case 'c' -> c;
-            default -> throw new IllegalArgumentException("array must be a, b or c: array=" + array);
+            default -> throw new BadInputException("array must be a, b or c: array=" + array);
         };
     }
 

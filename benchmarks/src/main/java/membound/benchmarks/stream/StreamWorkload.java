@@ -1,5 +1,7 @@
 package membound.benchmarks.stream;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * One STREAM measurement, fully resolved: the kernel, the element type, the team and how much each
  * thread streams. Everything that turns a time per pass into bytes per second is derived here, once,
@@ -17,14 +19,14 @@ public record StreamWorkload(StreamKernel kernel, ElementType elementType, int t
 
     public StreamWorkload {
         if (threads < 1) {
-            throw new IllegalArgumentException("threads must be at least 1: threads=" + threads);
+            throw new BadInputException("threads must be at least 1: threads=" + threads);
         }
         if (elementsPerThread < 1) {
-            throw new IllegalArgumentException("elementsPerThread must be at least 1: elementsPerThread="
+            throw new BadInputException("elementsPerThread must be at least 1: elementsPerThread="
                     + elementsPerThread);
         }
         if (repsPerPass < 1) {
-            throw new IllegalArgumentException("repsPerPass must be at least 1: repsPerPass=" + repsPerPass);
+            throw new BadInputException("repsPerPass must be at least 1: repsPerPass=" + repsPerPass);
         }
     }
 
@@ -36,11 +38,11 @@ public record StreamWorkload(StreamKernel kernel, ElementType elementType, int t
     public static StreamWorkload of(StreamKernel kernel, ElementType elementType, long arrayBytes, int threads) {
         long perThread = arrayBytes / elementType.bytes() / threads;
         if (perThread < 1) {
-            throw new IllegalArgumentException("arrayBytes must give every thread at least one element: arrayBytes="
+            throw new BadInputException("arrayBytes must give every thread at least one element: arrayBytes="
                     + arrayBytes + ", threads=" + threads);
         }
         if (perThread > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("arrayBytes per thread must fit one Java array: arrayBytes="
+            throw new BadInputException("arrayBytes per thread must fit one Java array: arrayBytes="
                     + arrayBytes + ", threads=" + threads);
         }
         long bytesPerRep = perThread * threads * kernel.streamArraysMoved() * (long) elementType.bytes();

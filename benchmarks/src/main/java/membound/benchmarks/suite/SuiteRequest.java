@@ -26,7 +26,7 @@ public record SuiteRequest(SuiteBenchmark benchmark, Map<String, List<String>> p
     public SuiteRequest {
         parameters = Map.copyOf(new LinkedHashMap<>(parameters));
         if (placement == null || placement.isBlank()) {
-            throw new IllegalArgumentException("placement must be a name such as all or Cortex-X925: placement="
+            throw new BadInputException("placement must be a name such as all or Cortex-X925: placement="
                     + placement);
         }
     }

@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
 import membound.benchmarks.placement.CpuBinding;
+import membound.vocabulary.BadInputException;
 
 /**
  * A fixed team of threads that run passes together, as STREAM's OpenMP loops do.
@@ -61,7 +62,7 @@ public final class ThreadTeam<S> implements AutoCloseable {
      */
     public ThreadTeam(int threads, CpuBinding binding, IntFunction<S> init, Consumer<S> pass) {
         if (threads < 1) {
-            throw new IllegalArgumentException("threads must be at least 1: threads=" + threads);
+            throw new BadInputException("threads must be at least 1: threads=" + threads);
         }
         this.pass = pass;
         this.timesNanos = new long[threads * 2 * PAD];

@@ -4,6 +4,8 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * The three passes of an optimizer step over FP32 parameters, as PyTorch runs them with
  * {@code clip_grad_norm_}, a fused AdamW and {@code zero_grad}: the sum of squared gradients (for the global
@@ -35,7 +37,7 @@ public final class AdamW {
         /** The update of step {@code step} (1 for the first) with global gradient norm {@code gradientNorm}. */
         public static Update of(AdamWSettings settings, long step, double gradientNorm) {
             if (step < 1) {
-                throw new IllegalArgumentException("step must be at least 1: step=" + step);
+                throw new BadInputException("step must be at least 1: step=" + step);
             }
             double correction1 = 1 - Math.pow(settings.beta1(), step);
             double correction2 = 1 - Math.pow(settings.beta2(), step);

@@ -1,5 +1,7 @@
 package membound.benchmarks.training;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * AdamW's hyperparameters and the gradient-norm clipping threshold. {@link #DEFAULTS} are PyTorch's
  * ({@code betas=(0.9, 0.999), eps=1e-8, weight_decay=0.01}) with a learning rate and a clipping threshold of
@@ -15,10 +17,10 @@ public record AdamWSettings(float learningRate, float beta1, float beta2, float 
         positive("epsilon", epsilon);
         positive("maxGradientNorm", maxGradientNorm);
         if (!(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1)) {
-            throw new IllegalArgumentException("betas must be in [0, 1): beta1=" + beta1 + ", beta2=" + beta2);
+            throw new BadInputException("betas must be in [0, 1): beta1=" + beta1 + ", beta2=" + beta2);
         }
         if (!(weightDecay >= 0) || learningRate * weightDecay >= 1) {
-            throw new IllegalArgumentException("weightDecay must be >= 0 with learningRate·weightDecay < 1: weightDecay="
+            throw new BadInputException("weightDecay must be >= 0 with learningRate·weightDecay < 1: weightDecay="
                     + weightDecay);
         }
     }
@@ -30,7 +32,7 @@ public record AdamWSettings(float learningRate, float beta1, float beta2, float 
 
     private static void positive(String name, float value) {
         if (!(value > 0) || Float.isInfinite(value)) {
-            throw new IllegalArgumentException(name + " must be a positive finite number: " + name + "=" + value);
+            throw new BadInputException(name + " must be a positive finite number: " + name + "=" + value);
         }
     }
 }

@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-import membound.benchmarks.compute.Matmul;
 import membound.benchmarks.compute.Matmul.View;
+import membound.benchmarks.compute.Matmul;
+import membound.vocabulary.BadInputException;
 
 /**
  * Workload 2: training steps of a multi-layer perceptron on one fixed batch, in FP32: {@code widths} [in,
@@ -51,7 +52,7 @@ public final class MlpTraining implements AutoCloseable {
      */
     public MlpTraining(int[] widths, int batch, int threads, AdamWSettings settings, long seed, boolean vector) {
         if (widths.length < 2 || Arrays.stream(widths).anyMatch(w -> w < 1) || batch < 1) {
-            throw new IllegalArgumentException("widths must list at least two positive widths and batch must be positive: "
+            throw new BadInputException("widths must list at least two positive widths and batch must be positive: "
                     + "widths=" + Arrays.toString(widths) + ", batch=" + batch);
         }
         this.widths = widths.clone();

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import membound.benchmarks.team.ThreadTeam;
+import membound.vocabulary.BadInputException;
 
 /**
  * Workload 1: one AdamW optimizer step over {@code parameters} FP32 parameters, as a training loop runs it
@@ -70,7 +71,7 @@ public final class OptimizerStep implements AutoCloseable {
      */
     public OptimizerStep(long parameters, int threads, AdamWSettings settings) {
         if (parameters < 1 || threads < 1 || parameters / threads > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("parameters must be from 1 to threads × 2^31 and threads >= 1: parameters="
+            throw new BadInputException("parameters must be from 1 to threads × 2^31 and threads >= 1: parameters="
                     + parameters + ", threads=" + threads);
         }
         this.parameters = parameters;

@@ -27,6 +27,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import membound.benchmarks.jvm.ForkFlags;
+import membound.vocabulary.BadInputException;
 
 /**
  * Workload 4: the AdamW step of {@link OptimizerBenchmark} run by several tenants at once, each a JVM of its
@@ -98,7 +99,7 @@ public class TenantsBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         if (tenants < 1 || tenants > 64) {
-            throw new IllegalArgumentException("tenants must be from 1 to 64: tenants=" + tenants);
+            throw new BadInputException("tenants must be from 1 to 64: tenants=" + tenants);
         }
         int threads = threadsPerTenant(Runtime.getRuntime().availableProcessors(), tenants);
         for (int t = 0; t < tenants; t++) {

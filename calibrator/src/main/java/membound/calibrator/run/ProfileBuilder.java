@@ -240,7 +240,7 @@ final class ProfileBuilder {
 
     private static OperationEntry operationEntry(ElementwiseResult figure, Map<String, String> settings) {
         return new OperationEntry(figure.operation().label() + "-" + figure.threads() + "t-row" + figure.row(),
-                figure.operation().label(), figure.row(), figure.threads(),
+                figure.operation(), figure.row(), figure.threads(),
                 Distribution.ofDurationHistogram(figure.elementsPerPass(), figure.passTimes().histogram()),
                 Provenance.measured("ElementwiseBenchmark", null, settings));
     }

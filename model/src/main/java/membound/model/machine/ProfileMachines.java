@@ -29,7 +29,6 @@ import membound.vocabulary.DeviceKind;
 import membound.vocabulary.MemoryLevel;
 import membound.vocabulary.Precision;
 import membound.vocabulary.ProductShape;
-import membound.vocabulary.RowOperation;
 
 /**
  * The profile adapter: a calibrated profile as the model's {@link Machine}. Measured ceilings are read as the
@@ -324,7 +323,7 @@ final class ProfileMachines {
             return null;
         }
         // The elementwise kernels run in FP32.
-        List<OperationRate> operations = p == Precision.FP32 ? operationRates(d, origin, notes) : List.of();
+        List<OperationRate> operations = p == Precision.FP32 ? operationRates(d, origin) : List.of();
         return new ComputeCeiling(p, peak, attainable,
                 sparse.map(c -> Ceiling.datasheet(c.flopsPerSecond(), describe(c.provenance()))).orElse(null),
                 products(d, p, origin), operations);
@@ -345,16 +344,10 @@ final class ProfileMachines {
     }
 
     /** The measured elementwise rates the model times its row operations at. */
-    private static List<OperationRate> operationRates(membound.profile.Device d, String origin, List<String> notes) {
+    private static List<OperationRate> operationRates(membound.profile.Device d, String origin) {
         List<OperationRate> operations = new ArrayList<>();
         for (OperationEntry entry : d.operations()) {
-            RowOperation operation = RowOperation.find(entry.operation()).orElse(null);
-            if (operation == null) {
-                notes.add("profile " + origin + ": operation " + entry.operation() + " (entry " + entry.id()
-                        + ") is not one the model times; ignored");
-                continue;
-            }
-            operations.add(new OperationRate(operation, entry.rowLength(), entry.elementsPerSecond().typical(),
+            operations.add(new OperationRate(entry.operation(), entry.rowLength(), entry.elementsPerSecond().typical(),
                     describe(entry.provenance()) + " " + entry.operation() + " on rows of " + entry.rowLength()
                             + " (entry " + entry.id() + ", profile " + origin + ")"));
         }
