@@ -97,6 +97,20 @@ public final class ProfileJson {
         }
     }
 
+    /**
+     * Whether these bytes are a JSON object whose {@code "schema"} is {@value Profile#SCHEMA}: a file that says it is
+     * a profile (valid or not), as opposed to other JSON. Nothing is checked beyond that key.
+     */
+    public static boolean claimsToBeAProfile(byte[] json) {
+        try {
+            JsonNode root = MAPPER.readTree(json);
+            return root != null && root.isObject() && root.path("schema").isTextual()
+                    && Profile.SCHEMA.equals(root.get("schema").textValue());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** Reads a profile from text. */
     public static Profile read(String json, String file) {
         return read(json.getBytes(StandardCharsets.UTF_8), file);

@@ -94,25 +94,42 @@ public record Fleet(String directory, double threshold, List<Node> nodes, List<S
     public record Member(Path file, Profile profile) {
     }
 
-    /** Reads every profile file under {@code directory} (three levels deep: one folder per node is fine). */
+    /**
+     * Reads every profile under {@code directory} (three levels deep: one folder per node is fine), whatever the
+     * files are called: a profile names its own host and time, so files renamed per node (as people collect them)
+     * read as well as the store's {@code <host>-<time>.json}. Other JSON beside them (a fleet summary, JMH's raw
+     * results, a temporary of an atomic write) is passed over; a file that says it is a profile and is not a valid
+     * one is an error.
+     */
     public static List<Member> read(Path directory) {
         if (!Files.isDirectory(directory)) {
             throw new BadInputException("fleet directory must be an existing directory: directory=" + directory);
         }
         List<Path> files;
         try (Stream<Path> walk = Files.walk(directory, 3)) {
-            files = walk.filter(p -> Files.isRegularFile(p)
-                            && ProfileStore.isProfileFileName(p.getFileName().toString()))
-                    .sorted().toList();
+            files = walk.filter(p -> Files.isRegularFile(p) && isCandidate(p.getFileName().toString())).sorted()
+                    .toList();
         } catch (IOException e) {
             throw new BadInputException("fleet directory must be readable: directory=" + directory + ", problem="
                     + e.getMessage(), e);
         }
-        if (files.isEmpty()) {
-            throw new BadInputException("fleet directory must contain profiles named <host>-<yyyyMMdd'T'HHmmss'Z'>.json: "
-                    + "directory=" + directory);
+        List<Member> members = new ArrayList<>();
+        for (Path file : files) {
+            byte[] bytes = ProfileJson.readBytes(file, "profile");
+            if (ProfileStore.isProfileFileName(file.getFileName().toString()) || ProfileJson.claimsToBeAProfile(bytes)) {
+                members.add(new Member(file, ProfileJson.read(bytes, file.toString())));
+            }
         }
-        return files.stream().map(f -> new Member(f, ProfileJson.read(f))).toList();
+        if (members.isEmpty()) {
+            throw new BadInputException("fleet directory must contain membound profiles (JSON files with \"schema\": "
+                    + "\"membound-profile\", under any name): directory=" + directory);
+        }
+        return List.copyOf(members);
+    }
+
+    private static boolean isCandidate(String name) {
+        return name.endsWith(".json") && !name.endsWith(ProfileStore.RAW_SUFFIX)
+                && !name.startsWith(membound.vocabulary.files.AtomicFiles.TEMP_PREFIX);
     }
 
     public static Fleet of(String directory, List<Member> members, double threshold, boolean allowMixedSettings) {

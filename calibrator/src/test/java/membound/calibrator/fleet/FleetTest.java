@@ -127,6 +127,31 @@ class FleetTest {
     }
 
     @Test
+    void shouldReadProfilesRenamedPerNodeByWhatTheySayAndPassOverOtherJson(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws java.io.IOException {
+        java.nio.file.Files.createDirectories(dir.resolve("rack1"));
+        java.nio.file.Files.write(dir.resolve("rack1/node-a.json"), ProfileJson.toBytes(node("a", "2025-01-01T00:00:00Z")));
+        java.nio.file.Files.write(dir.resolve("b-profile.json"), ProfileJson.toBytes(node("b", "2025-01-02T00:00:00Z")));
+        java.nio.file.Files.writeString(dir.resolve("fleet.json"), "{\"nodes\": []}\n");
+        java.nio.file.Files.writeString(dir.resolve("b-profile.jmh.json"), "[]\n");
+        List<Fleet.Member> members = Fleet.read(dir);
+        assertEquals(List.of("a", "b"), members.stream().map(m -> m.profile().host().hostname()).sorted().toList());
+
+        java.nio.file.Files.writeString(dir.resolve("broken.json"), "{\"schema\": \"membound-profile\", \"schemaVersion\": 2}");
+        membound.vocabulary.BadInputException broken = org.junit.jupiter.api.Assertions.assertThrows(
+                membound.vocabulary.BadInputException.class, () -> Fleet.read(dir));
+        assertTrue(broken.getMessage().contains("broken.json"), broken.getMessage());
+    }
+
+    @Test
+    void shouldRefuseADirectoryWithoutProfiles(@org.junit.jupiter.api.io.TempDir Path dir) throws java.io.IOException {
+        java.nio.file.Files.writeString(dir.resolve("notes.json"), "{}\n");
+        membound.vocabulary.BadInputException none = org.junit.jupiter.api.Assertions.assertThrows(
+                membound.vocabulary.BadInputException.class, () -> Fleet.read(dir));
+        assertTrue(none.getMessage().startsWith("fleet directory must contain membound profiles"), none.getMessage());
+    }
+
+    @Test
     void shouldParseThresholds() {
         assertEquals(0.1, Fleet.parseThreshold("10%"), 1e-12);
         assertEquals(0.075, Fleet.parseThreshold("0.075"), 1e-12);
