@@ -20,7 +20,8 @@ import membound.benchmarks.suite.SuiteRequest;
  *
  * <ul>
  *   <li><b>quick</b> (≤ 60 s): the DRAM plateau of Triad, Copy and Sum (the triad, copy and read ceilings)
- *       with every cpu, Triad at L1 and L2, and the FMA peak in double and float. 1 warm-up and 3 measured iterations of
+ *       with every cpu, Triad at L1 and L2, the FMA peak in double and float, and the float GEMM (so that the model
+ *       times matrix products at a measured rate, not at the FMA peak). 1 warm-up and 3 measured iterations of
  *       1 s, one fork.</li>
  *   <li><b>standard</b> (≤ 7 min): all eight kernels at DRAM with every cpu, Triad at every cache level,
  *       the DRAM Triad thread-scaling curve, load latency from L1 to DRAM, FMA peak (double and float, one
@@ -96,6 +97,8 @@ public enum CalibrationMode {
                 requests.add(stream.with("kernel", "TRIAD", "COPY", "SUM").with("workingSet", "DRAM"));
                 requests.add(stream.with("kernel", "TRIAD").with("workingSet", "L1", "L2"));
                 requests.add(SuiteRequest.of(SuiteBenchmark.FMA).with("elementType", "double", "float").with("threads", all));
+                // The float GEMM: without it the model has only the FMA peak, which no matrix product reaches.
+                requests.add(SuiteRequest.of(SuiteBenchmark.GEMM).with("elementType", "float").with("threads", all));
             }
             case STANDARD, FULL -> {
                 requests.add(stream.with("kernel", "COPY", "SCALE", "ADD", "TRIAD", "DOT", "NSTREAM", "SUM", "FILL")
