@@ -73,9 +73,8 @@ public record LevelCeiling(MemoryLevel level, AccessPattern access, double bytes
 
     /** The typical figure of a bandwidth entry (its median, else mean, else best) as the ceiling, in STREAM bytes. */
     public static LevelCeiling of(AccessPattern access, BandwidthEntry entry) {
-        Distribution d = entry.streamBytesPerSecond();
-        String statistic = d.median() != null ? "median" : d.mean() != null ? "mean" : "best";
-        return new LevelCeiling(entry.level(), access, d.typical(), statistic, null, entry.id(), entry.provenance());
+        return new LevelCeiling(entry.level(), access, entry.streamBytesPerSecond().typical(),
+                typicalStatistic(entry.streamBytesPerSecond()), null, entry.id(), entry.provenance());
     }
 
     /**
@@ -88,9 +87,12 @@ public record LevelCeiling(MemoryLevel level, AccessPattern access, double bytes
         if (d == null) {
             return java.util.Optional.empty();
         }
-        Distribution stream = copy.streamBytesPerSecond();
-        String statistic = stream.median() != null ? "median" : stream.mean() != null ? "mean" : "best";
-        return java.util.Optional.of(new LevelCeiling(copy.level(), AccessPattern.UPDATE, d.typical(), statistic,
-                ByteCounting.HARDWARE, copy.id(), copy.provenance()));
+        return java.util.Optional.of(new LevelCeiling(copy.level(), AccessPattern.UPDATE, d.typical(),
+                typicalStatistic(copy.streamBytesPerSecond()), ByteCounting.HARDWARE, copy.id(), copy.provenance()));
+    }
+
+    /** Which statistic {@link Distribution#typical()} is: its median, else its mean, else its best. */
+    private static String typicalStatistic(Distribution d) {
+        return d.median() != null ? "median" : d.mean() != null ? "mean" : "best";
     }
 }

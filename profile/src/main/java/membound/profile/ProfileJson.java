@@ -410,7 +410,6 @@ public final class ProfileJson {
                 java.util.Map.entry(membound.vocabulary.MemoryLevel.class, "level"),
                 java.util.Map.entry(membound.vocabulary.AccessPattern.class, "access"),
                 java.util.Map.entry(ComputeEntry.Kind.class, "compute.kind"),
-                java.util.Map.entry(ProductShape.Layout.class, "compute.shape.layout"),
                 java.util.Map.entry(Nominal.State.class, "state"),
                 java.util.Map.entry(membound.vocabulary.Precision.class, "precision"),
                 java.util.Map.entry(LevelCeiling.ByteCounting.class, "ceiling.byteCounting"),

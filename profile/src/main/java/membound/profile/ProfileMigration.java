@@ -51,21 +51,17 @@ final class ProfileMigration {
                 JsonNode entry = entry(device, text(level, "bandwidthId"));
                 JsonNode hardware = entry == null ? null : entry.get("hardwareBytesPerSecond");
                 if (hardware != null && hardware.isObject()) {
-                    ObjectNode update = ((ObjectNode) level).deepCopy();
+                    // Keys in the record's order, so that a migrated profile writes as a new one does.
+                    ObjectNode update = ((ObjectNode) level).objectNode();
+                    update.set("level", level.get("level"));
                     update.put("access", "update");
                     update.set("bytesPerSecond", typical(hardware));
-                    ObjectNode ordered = update.objectNode();
-                    // Keys in the record's order, so that a migrated profile writes as a new one does.
-                    for (String key : new String[] {"level", "access", "bytesPerSecond", "statistic"}) {
-                        ordered.set(key, update.get(key));
-                    }
-                    ordered.put("byteCounting", "hardware");
-                    for (String key : new String[] {"bandwidthId", "provenance"}) {
-                        if (update.has(key)) {
-                            ordered.set(key, update.get(key));
-                        }
-                    }
-                    migrated.add(ordered);
+                    update.set("statistic", level.get("statistic"));
+                    update.put("byteCounting", "hardware");
+                    update.set("bandwidthId", level.get("bandwidthId"));
+                    JsonNode provenance = level.get("provenance");
+                    update.set("provenance", provenance == null ? null : provenance.deepCopy());
+                    migrated.add(update);
                 }
             }
         }

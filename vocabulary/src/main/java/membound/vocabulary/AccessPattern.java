@@ -49,10 +49,6 @@ public enum AccessPattern implements Labelled {
         };
     }
 
-    /** A profile's JSON name, exactly; an unknown one lists the known names. */
-    public static AccessPattern ofLabel(String text) {
-        return Labelled.parse(AccessPattern.class, "access", text);
-    }
 
     @Override
     public String toString() {

@@ -17,10 +17,6 @@ public enum DeviceKind implements Labelled {
         return label;
     }
 
-    /** A profile's JSON name, exactly; an unknown one lists the known names. */
-    public static DeviceKind ofLabel(String text) {
-        return Labelled.parse(DeviceKind.class, "device.kind", text);
-    }
 
     @Override
     public String toString() {

@@ -29,10 +29,6 @@ public enum LinkKind implements Labelled {
         return longName;
     }
 
-    /** A profile's JSON name or a command-line one, exactly; an unknown one lists the known names. */
-    public static LinkKind ofLabel(String text) {
-        return Labelled.parse(LinkKind.class, "link.kind", text);
-    }
 
     @Override
     public String toString() {

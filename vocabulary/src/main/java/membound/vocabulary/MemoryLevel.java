@@ -25,10 +25,6 @@ public enum MemoryLevel implements Labelled {
         return cacheLevel;
     }
 
-    /** A profile's JSON name, exactly; an unknown one lists the known names. */
-    public static MemoryLevel ofLabel(String text) {
-        return Labelled.parse(MemoryLevel.class, "level", text);
-    }
 
     @Override
     public String toString() {

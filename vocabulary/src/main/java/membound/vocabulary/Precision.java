@@ -74,10 +74,6 @@ public enum Precision implements Labelled {
         return label();
     }
 
-    /** A profile's JSON name, exactly ({@code fp32}); an unknown one lists the known names. */
-    public static Precision ofLabel(String text) {
-        return Labelled.parse(Precision.class, "precision", text);
-    }
 
     /**
      * A training format as a user types it ({@code bf16}, {@code BF16}, {@code float32}); {@code what} names the

@@ -155,8 +155,7 @@ final class BabelStreamImporter {
         figureSettings.put("minTimeSeconds", minText);
         figureSettings.put("maxTimeSeconds", maxText);
         figureSettings.put("avgTimeSeconds", avgText);
-        return new ImportedBandwidth(kernel.name(), ImportedBandwidth.accessOf(kernel.name()),
-                ImportedBandwidth.elementType(elementBytes), null, bytes,
+        return new ImportedBandwidth(kernel.name(), ImportedBandwidth.elementType(elementBytes), null, bytes,
                 Distribution.bestAndWorst(best, Math.min(best, bytes / maxSeconds), numTimes - 1),
                 Provenance.imported(TOOL, toolVersion, label, out.file, figureSettings));
     }

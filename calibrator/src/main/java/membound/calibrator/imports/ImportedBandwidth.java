@@ -9,18 +9,17 @@ import membound.vocabulary.AccessPattern;
  * One bandwidth figure read from a tool's output, in STREAM-convention bytes.
  *
  * @param kernel          the STREAM name of the kernel (copy, scale, add, triad, dot, nstream, load, ...)
- * @param access          the ceiling it measures, if it is one of the profile's access patterns
  * @param elementType     "double", "float", ...
  * @param threads         threads, if the tool said
  * @param workingSetBytes all arrays the kernel touched, if the tool said
  * @param streamBytesPerSecond the rates
  * @param provenance      the tool, its version, the kernel as the tool names it, the file and settings
  */
-public record ImportedBandwidth(String kernel, AccessPattern access, String elementType, Integer threads,
+public record ImportedBandwidth(String kernel, String elementType, Integer threads,
                                 Long workingSetBytes, Distribution streamBytesPerSecond, Provenance provenance) {
 
-    /** The access pattern a kernel's figure stands for, by the kernel table (the calibrator's one rule). */
-    static AccessPattern accessOf(String kernel) {
+    /** The access pattern the figure stands for, by the kernel table (the calibrator's one rule); null for none. */
+    public AccessPattern access() {
         return CeilingRule.patternOf(kernel).orElse(null);
     }
 

@@ -92,8 +92,8 @@ final class JmhResultImporter {
                     "jmh.measurementIterations", result.path("measurementIterations").asText(),
                     "jmh.measurementTime", result.path("measurementTime").asText()));
             String kernelName = kernel.name().toLowerCase(Locale.ROOT);
-            bandwidth.add(new ImportedBandwidth(kernelName, ImportedBandwidth.accessOf(kernelName),
-                    workload.elementType().javaName(), workload.threads(), workload.footprintBytes(),
+            bandwidth.add(new ImportedBandwidth(kernelName, workload.elementType().javaName(), workload.threads(),
+                    workload.footprintBytes(),
                     Distribution.ofDurationHistogram(workload.streamBytesPerPass(), passTimes.histogram()),
                     Provenance.imported(TOOL, jmhVersion, "StreamBenchmark " + kernel.label() + " (" + implementation
                             + "), " + workingSet, file, figureSettings)));

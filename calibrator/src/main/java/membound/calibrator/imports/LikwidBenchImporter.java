@@ -70,8 +70,8 @@ final class LikwidBenchImporter {
         }
         settings.put("timeSeconds", group(out, TIME, timeLine));
         settings.put("dataVolumeBytes", group(out, VOLUME, volumeLine));
-        ImportedBandwidth figure = new ImportedBandwidth(kernel, ImportedBandwidth.accessOf(kernel),
-                (test + "_").contains("_sp_") ? "float" : "double", threads, sizeBytes,
+        ImportedBandwidth figure = new ImportedBandwidth(kernel, (test + "_").contains("_sp_") ? "float" : "double",
+                threads, sizeBytes,
                 Distribution.single(megabytesPerSecond * 1e6),
                 Provenance.imported(TOOL, null, test, out.file, settings));
         return ImportedFigures.bandwidth(TOOL, null, settings, List.of(figure));

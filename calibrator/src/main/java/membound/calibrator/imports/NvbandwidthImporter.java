@@ -96,7 +96,7 @@ final class NvbandwidthImporter {
                     continue;
                 }
                 testSettings.put("printedGigabytesPerSecond", ToolOutput.format(gbPerSecond));
-                bandwidth.add(new ImportedBandwidth("copy", ImportedBandwidth.accessOf("copy"), "byte", null, null,
+                bandwidth.add(new ImportedBandwidth("copy", "byte", null, null,
                         Distribution.single(2 * gbPerSecond * 1e9),
                         Provenance.imported(TOOL, version, name, file, testSettings)));
             } else if (name.startsWith("host_to_device") || name.startsWith("device_to_host")) {

@@ -94,7 +94,7 @@ final class StreamCImporter {
             settings.put("avgTimeSeconds", row.group(3));
             settings.put("minTimeSeconds", row.group(4));
             settings.put("maxTimeSeconds", row.group(5));
-            figures.add(new ImportedBandwidth(kernel, ImportedBandwidth.accessOf(kernel), elementType, threads, bytes,
+            figures.add(new ImportedBandwidth(kernel, elementType, threads, bytes,
                     Distribution.bestAndWorst(best, worst, ntimes - 1),
                     Provenance.imported(TOOL, toolVersion, label, out.file, settings)));
         }

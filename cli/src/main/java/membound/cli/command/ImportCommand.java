@@ -26,6 +26,7 @@ import membound.cli.options.ProfilesDirOption;
 import membound.profile.ProfileJson;
 import membound.profile.Quality;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.Labelled;
 import membound.vocabulary.LinkKind;
 
 /**
@@ -129,15 +130,7 @@ public final class ImportCommand implements Callable<Integer> {
         if (gpuIndex < 0) {
             throw new BadInputException("--gpu-index must be >= 0: --gpu-index=" + gpuIndex);
         }
-        LinkKind kind = null;
-        if (linkKind != null) {
-            try {
-                kind = LinkKind.ofLabel(linkKind);
-            } catch (BadInputException e) {
-                throw new BadInputException("--link-kind must be one of c2c, pcie, nvlink, network: --link-kind="
-                        + linkKind);
-            }
-        }
+        LinkKind kind = linkKind == null ? null : Labelled.parse(LinkKind.class, "--link-kind", linkKind);
 
         ProfileStore store = profilesDir.store();
         CommandSupport.Named input = CommandSupport.read(store, into);

@@ -1,13 +1,11 @@
 package membound.model.machine;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 import membound.hardware.catalog.Catalog;
 import membound.hardware.catalog.DeviceSpec;
@@ -28,7 +26,6 @@ final class CatalogMachines {
 
     private CatalogMachines() {
     }
-
 
     static List<String> catalogIds() {
         return Catalog.builtIn().ids();

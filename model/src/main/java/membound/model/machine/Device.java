@@ -3,7 +3,6 @@ package membound.model.machine;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import membound.vocabulary.BadInputException;

@@ -3,7 +3,6 @@ package membound.model.memory;
 import java.util.List;
 
 import membound.model.Defaults;
-import membound.model.machine.Device;
 import membound.model.machine.Machine;
 import membound.model.training.Checkpointing;
 import membound.model.training.Parallelism;
