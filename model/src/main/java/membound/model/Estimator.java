@@ -3,6 +3,7 @@ package membound.model;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 import membound.vocabulary.BadInputException;
 import membound.model.machine.Basis;
@@ -52,7 +53,9 @@ public final class Estimator {
         Ceilings datasheetCeilings = Ceilings.of(machine, Basis.DATASHEET, tenants, link);
         Roofline.Evaluation measuredEval = Roofline.evaluate(plan.operations(), measuredCeilings);
         StepResult measured = result(plan, measuredEval, measuredCeilings);
-        StepResult datasheet = result(plan, Roofline.evaluate(plan.operations(), datasheetCeilings), datasheetCeilings);
+        Optional<String> datasheetUnknown = machine.datasheetUnknown(plan.computePrecision());
+        StepResult datasheet = datasheetUnknown.isPresent() ? null
+                : result(plan, Roofline.evaluate(plan.operations(), datasheetCeilings), datasheetCeilings);
 
         Sensitivity sensitivity = new Sensitivity(measured.stepSeconds(),
                 stepSeconds(plan, measuredCeilings.withBandwidthScale(machine, tenants, link, 0.5)),
@@ -66,6 +69,7 @@ public final class Estimator {
 
         List<String> notes = new ArrayList<>(plan.notes());
         notes.addAll(machine.notes());
+        datasheetUnknown.ifPresent(notes::add);
         if (tenants > 1 && machine.tenants() == null) {
             notes.add(String.format(Locale.ROOT, "%d tenants share %s: no measured tenants curve, so each gets an even "
                     + "1/%d of the bandwidth and of the compute", tenants, machine.name(), tenants));
@@ -77,9 +81,11 @@ public final class Estimator {
         return new Prediction(workload.name(), workload.source(), workload.parameters().total(),
                 workload.parameters().active(), plan.trainableParameters(), setup, machine.id(), machine.name(),
                 machine.source(), link == null ? null : link.name(), measured, datasheet,
-                (datasheet.stepSeconds() - measured.stepSeconds()) / measured.stepSeconds(), sensitivity, memory,
-                rows(plan.operations(), measuredEval), Ceilings.describe(machine, Basis.MEASURED, plan.computePrecision(), link, tenants),
-                Ceilings.describe(machine, Basis.DATASHEET, plan.computePrecision(), link, tenants), notes);
+                datasheet == null ? Double.NaN : (datasheet.stepSeconds() - measured.stepSeconds()) / measured.stepSeconds(),
+                sensitivity, memory, rows(plan.operations(), measuredEval),
+                Ceilings.describe(machine, Basis.MEASURED, plan.computePrecision(), link, tenants),
+                datasheet == null ? List.of()
+                        : Ceilings.describe(machine, Basis.DATASHEET, plan.computePrecision(), link, tenants), notes);
     }
 
     /** Only the step on one basis: the fast path for sweeps. */

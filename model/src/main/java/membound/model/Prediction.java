@@ -11,8 +11,10 @@ import membound.model.training.TrainingSetup;
  * bandwidth sensitivity; the memory footprint; every operation with its roofline; the ceilings it
  * used with their sources; and notes on anything the model changed or assumed.
  *
+ * @param datasheet the step on datasheet ceilings, or null when the machine has no datasheet figures (see
+ *        {@link membound.model.machine.Machine#datasheetUnknown}; the notes say why)
  * @param datasheetDifference (datasheet - measured) / measured step time: negative when the
- *        datasheet promises a faster step than the measured ceilings give
+ *        datasheet promises a faster step than the measured ceilings give; NaN when there is no datasheet step
  */
 public record Prediction(String workload, String workloadSource, long parameters, long activeParameters,
                          double trainableParameters, TrainingSetup setup, String machine, String machineName,
@@ -26,5 +28,10 @@ public record Prediction(String workload, String workloadSource, long parameters
         measuredCeilings = List.copyOf(measuredCeilings);
         datasheetCeilings = List.copyOf(datasheetCeilings);
         notes = List.copyOf(notes);
+    }
+
+    /** True when the machine has datasheet figures to predict on (else {@link #datasheet} is null). */
+    public boolean datasheetKnown() {
+        return datasheet != null;
     }
 }

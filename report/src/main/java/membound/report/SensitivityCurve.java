@@ -20,7 +20,8 @@ import membound.vocabulary.BadInputException;
  * @param measuredStepSeconds    the step at that bandwidth
  * @param nominalBytesPerSecond  the datasheet bandwidth, or null when the profile has none
  * @param nominalStepSeconds     the step at the datasheet bandwidth, compute still measured; null with it
- * @param datasheetStepSeconds   the step on datasheet bandwidth and datasheet compute (predict's datasheet column)
+ * @param datasheetStepSeconds   the step on datasheet bandwidth and datasheet compute (predict's datasheet column);
+ *                               NaN where the machine has no datasheet compute
  */
 public record SensitivityCurve(List<Point> points, double measuredBytesPerSecond, double measuredStepSeconds,
                                Double nominalBytesPerSecond, Double nominalStepSeconds, double datasheetStepSeconds,
@@ -74,7 +75,7 @@ public record SensitivityCurve(List<Point> points, double measuredBytesPerSecond
         List<Point> points = new ArrayList<>();
         steps.forEach((bw, s) -> points.add(new Point(bw, s)));
         return new SensitivityCurve(points, measured, run.measured().stepSeconds(), nominal, nominalStep,
-                run.datasheet().stepSeconds(), run.sensitivity().elasticity());
+                run.datasheetKnown() ? run.datasheet().stepSeconds() : Double.NaN, run.sensitivity().elasticity());
     }
 
     /** One prediction on the curve. */

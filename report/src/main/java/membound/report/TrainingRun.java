@@ -18,12 +18,13 @@ import membound.vocabulary.BadInputException;
  * @param machine             the machine id predict used ({@code profile:NAME.json}, {@code gh200})
  * @param machineName         what the machine is
  * @param machineSource       where its figures came from
- * @param datasheetDifference (datasheet - measured) / measured step time
+ * @param datasheet           the step on datasheet ceilings; null where the machine has no datasheet figures
+ * @param datasheetDifference (datasheet - measured) / measured step time; null with no datasheet step
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TrainingRun(String workload, String workloadSource, long parameters, double trainableParameters,
                           Setup setup, String machine, String machineName, String machineSource, StepResult measured,
-                          StepResult datasheet, double datasheetDifference, Sensitivity sensitivity,
+                          StepResult datasheet, Double datasheetDifference, Sensitivity sensitivity,
                           Memory memory, List<OperationRow> operations, List<CeilingLine> measuredCeilings,
                           List<CeilingLine> datasheetCeilings, List<String> notes) {
 
@@ -31,8 +32,16 @@ public record TrainingRun(String workload, String workloadSource, long parameter
         if (machine == null || machine.isBlank()) {
             throw new BadInputException("machine must be named: machine=" + machine);
         }
-        if (measured == null || datasheet == null) {
-            throw new BadInputException("prediction must have both bases: machine=" + machine);
+        if (measured == null) {
+            throw new BadInputException("prediction must have a step on measured ceilings: machine=" + machine);
+        }
+        if (datasheetDifference != null && datasheetDifference.isNaN()) {
+            datasheetDifference = null; // how the model says "no datasheet step" in memory; predict's JSON says null
+        }
+        if ((datasheet == null) != (datasheetDifference == null)) {
+            throw new BadInputException("prediction must give the datasheet step and its difference together: machine="
+                    + machine + ", datasheet=" + (datasheet == null ? "null" : "present") + ", datasheetDifference="
+                    + datasheetDifference);
         }
         if (!(measured.stepSeconds() > 0)) {
             throw new BadInputException("stepSeconds must be positive: stepSeconds=" + measured.stepSeconds());
@@ -41,6 +50,11 @@ public record TrainingRun(String workload, String workloadSource, long parameter
         measuredCeilings = measuredCeilings == null ? List.of() : List.copyOf(measuredCeilings);
         datasheetCeilings = datasheetCeilings == null ? List.of() : List.copyOf(datasheetCeilings);
         notes = notes == null ? List.of() : List.copyOf(notes);
+    }
+
+    /** True when the machine has datasheet figures (else {@link #datasheet} is null: "unknown" on the page). */
+    public boolean datasheetKnown() {
+        return datasheet != null;
     }
 
     /** The training setup as predict echoes it (enum names as Jackson writes them: BF16, ADAMW, FULL). */

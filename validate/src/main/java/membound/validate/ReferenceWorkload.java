@@ -60,6 +60,23 @@ public enum ReferenceWorkload {
         return benchmark;
     }
 
+    /**
+     * What the model needs measured to predict this workload and {@code cpu} lacks: main memory's ceilings for
+     * every workload, and the float GEMM for those whose products dominate (without it the model can only derate
+     * the FMA peak, and a validation of that is a validation of the derating).
+     */
+    public List<String> missingFrom(membound.profile.Device cpu) {
+        List<String> missing = new java.util.ArrayList<>();
+        if (cpu.levels().stream().noneMatch(l -> l.level() == membound.vocabulary.MemoryLevel.DRAM)) {
+            missing.add(id + " needs a measured DRAM ceiling");
+        }
+        if ((this == MLP || this == TRANSFORMER) && cpu.computeCeiling(membound.vocabulary.Precision.FP32,
+                membound.profile.ComputeEntry.Kind.GEMM).isEmpty()) {
+            missing.add(id + " needs a measured fp32 GEMM");
+        }
+        return missing;
+    }
+
     /** What the suite runs: the benchmark at its default sizes, on every cpu. */
     public SuiteRequest request() {
         return SuiteRequest.of(benchmark);

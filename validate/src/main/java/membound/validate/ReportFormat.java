@@ -24,20 +24,25 @@ public final class ReportFormat {
         StringBuilder s = new StringBuilder();
         s.append(String.format(Locale.ROOT, "%nmeasured: JMH, median step [p5 - p95]; predicted: the model on the "
                 + "profile's measured ceilings; error = (predicted - measured) / measured%n"));
-        s.append(String.format(Locale.ROOT, "%-26s %-30s %11s %8s %8s  %s%n", "workload", "measured", "predicted",
-                "error", "mem-bound", "datasheet-based"));
+        s.append(String.format(Locale.ROOT, "%-26s %-30s %11s %8s %9s %8s  %s%n", "workload", "measured", "predicted",
+                "error", "vs probe", "mem-bound", "datasheet-based"));
         for (ValidationReport.Row row : report.rows()) {
             ValidationReport.Measured m = row.measured();
             String measured = Numbers.secondsOrMillis(m.medianSeconds()) + " [" + Numbers.secondsOrMillis(m.p5Seconds()) + " - "
                     + Numbers.secondsOrMillis(m.p95Seconds()) + "]";
             String datasheet = row.datasheetSeconds() == null ? "unknown"
                     : Numbers.secondsOrMillis(row.datasheetSeconds()) + " (" + Numbers.signedPercent(row.datasheetError()) + ")";
-            s.append(String.format(Locale.ROOT, "%-26s %-30s %11s %8s %7.0f%%  %s%n", row.workload().label(), measured,
-                    Numbers.secondsOrMillis(row.predictedSeconds()), Numbers.signedPercent(row.error()), 100 * row.memoryBoundShare(),
+            s.append(String.format(Locale.ROOT, "%-26s %-30s %11s %8s %9s %7.0f%%  %s%n", row.workload().label(), measured,
+                    Numbers.secondsOrMillis(row.predictedSeconds()), Numbers.signedPercent(row.error()),
+                    row.probedError() == null ? "-" : Numbers.signedPercent(row.probedError()), 100 * row.memoryBoundShare(),
                     datasheet));
         }
         s.append(String.format(Locale.ROOT, "mean |error| %.1f%%, largest %.1f%%%n", 100 * report.meanAbsoluteError(),
                 100 * report.maxAbsoluteError()));
+        if (report.drift() != null) {
+            s.append("vs probe: the error of the prediction on the profile rescaled to the drift probe's rates; ")
+                    .append(report.drift().describe()).append('\n');
+        }
         s.append("\nworkloads:\n");
         for (ValidationReport.Row row : report.rows()) {
             s.append("  ").append(row.workload().label()).append(": ").append(row.sizes());
@@ -110,6 +115,10 @@ public final class ReportFormat {
             r.put("predictedStepSeconds", row.predictedSeconds());
             r.put("error", row.error());
             r.put("predictedMemoryBoundShare", row.memoryBoundShare());
+            if (row.probedSeconds() != null) {
+                r.put("probedStepSeconds", row.probedSeconds());
+                r.put("probedError", row.probedError());
+            }
             if (row.datasheetSeconds() != null) {
                 r.put("datasheetStepSeconds", row.datasheetSeconds());
                 r.put("datasheetError", row.datasheetError());
@@ -130,6 +139,15 @@ public final class ReportFormat {
                     o.put("measuredSeconds", op.measuredSeconds());
                 }
             }
+        }
+        if (report.drift() != null) {
+            ObjectNode drift = root.putObject("driftProbe");
+            drift.set("profile", JSON.valueToTree(report.drift().profile()));
+            drift.set("before", JSON.valueToTree(report.drift().before()));
+            drift.set("after", JSON.valueToTree(report.drift().after()));
+            drift.put("bandwidthFactor", report.drift().bandwidthFactor());
+            drift.put("computeFactor", report.drift().computeFactor());
+            drift.put("drifted", report.drift().drifted());
         }
         root.put("meanAbsoluteError", report.meanAbsoluteError());
         root.put("maxAbsoluteError", report.maxAbsoluteError());

@@ -49,9 +49,10 @@ public final class Validation {
      * @param profile the calibrated machine and, if the user gave one, a nominal bandwidth for the datasheet basis
      * @param settings JMH's iterations, forks and timeouts for every workload
      * @param breakdown also time every operation alone in this JVM (plain Java), beside the model's time for it
+     * @param driftProbe bracket the workloads with a {@link DriftProbe} and predict them at its rates too
      */
     public record Request(ValidationMachines profile, List<ReferenceWorkload> workloads, Options settings,
-            boolean hugePages, boolean breakdown, String commandLine) {
+            boolean hugePages, boolean breakdown, boolean driftProbe, String commandLine) {
     }
 
     private Validation() {
@@ -95,13 +96,23 @@ public final class Validation {
         List<RunResult> results;
         Double otherCpus;
         java.util.Optional<LoadMonitor> monitor = LoadMonitor.start(Path.of("/proc"), host.logicalCpus());
+        DriftProbe.Reading before = null;
+        DriftProbe.Reading after = null;
         try {
+            if (request.driftProbe()) {
+                before = probe(host, request, progress, "before");
+            }
             results = SuiteRunner.run(plan, format);
+            if (request.driftProbe()) {
+                after = probe(host, request, progress, "after");
+            }
         } catch (RunnerException e) {
             throw new ValidationFailedException(rootMessage(e), format.jmhTail());
         } finally {
             monitor.ifPresent(LoadMonitor::close);
         }
+        DriftProbe drift = before == null ? null
+                : new DriftProbe(DriftProbe.of(request.profile().measured()), before, after);
         otherCpus = monitor.map(LoadMonitor::otherCpusOverall).orElse(null);
         if (results.size() < requests.size()) {
             throw new ValidationFailedException("only " + results.size() + " of " + requests.size()
@@ -109,13 +120,17 @@ public final class Validation {
         }
         Double loadAfter = loadAverage();
         List<ValidationReport.Row> rows = new ArrayList<>();
+        Machine probed = drift == null ? null : drift.rescale(request.profile().measured());
         for (RunResult result : results) {
-            rows.add(row(result, request.profile()));
+            rows.add(row(result, request.profile(), probed));
         }
         if (request.breakdown()) {
             rows = Breakdown.addMeasuredOperations(rows, results, progress);
         }
         List<String> notes = new ArrayList<>(request.profile().notes());
+        if (drift != null) {
+            notes.add(drift.describe());
+        }
         if (request.workloads().contains(ReferenceWorkload.TENANTS) && request.profile().measured().tenants() == null) {
             notes.add("the profile has no tenants curve, so the two-tenant prediction splits the bandwidth evenly; "
                     + "membound calibrate --standard --tenants 2 measures how it divides");
@@ -133,11 +148,21 @@ public final class Validation {
         return new ValidationReport(host.hostname(), host.cpu().modelName(), host.logicalCpus(),
                 started.truncatedTo(ChronoUnit.SECONDS).toString(), profile.file().toString(),
                 profile.createdUtc(), profile.datasheetBandwidth(), profile.datasheetSource(), rows, loadBefore,
-                loadAfter, otherCpus, describe(request.settings()), request.commandLine(), notes);
+                loadAfter, otherCpus, describe(request.settings()), request.commandLine(), drift, notes);
+    }
+
+    /** One drift probe: a short DRAM Triad and GEMM, as calibrate runs them. */
+    private static DriftProbe.Reading probe(Host host, Request request, PrintWriter progress, String when)
+            throws RunnerException {
+        List<SuiteRequest> probe = DriftProbe.requests(host.logicalCpus());
+        progress.println("drift probe " + when + " the workloads: DRAM triad and fp32 GEMM");
+        progress.flush();
+        SuitePlan plan = SuitePlan.of(probe, DriftProbe.settings(request.settings()), host, request.hugePages());
+        return DriftProbe.of(SuiteRunner.run(plan, new DriftProbe.ProgressLines(progress)));
     }
 
     /** One workload's row: what JMH measured, what the model predicts on both bases. */
-    static ValidationReport.Row row(RunResult result, ValidationMachines profile) {
+    static ValidationReport.Row row(RunResult result, ValidationMachines profile, Machine probed) {
         ReferenceWorkload workload = ReferenceWorkload.ofBenchmark(result.getParams().getBenchmark());
         Map<String, String> parameters = new LinkedHashMap<>();
         for (String key : result.getParams().getParamsKeys()) {
@@ -151,12 +176,18 @@ public final class Validation {
         for (int t = 1; secondary.containsKey(TenantStepTimes.label(t)); t++) {
             tenants.add(secondary.get(TenantStepTimes.label(t)).getScore() / 1e6);
         }
-        return row(workload, parameters, measured, tenants, profile);
+        return row(workload, parameters, measured, tenants, profile, probed);
     }
 
     /** A row from a run's parameters and measurement (also what tests build rows with). */
     static ValidationReport.Row row(ReferenceWorkload workload, Map<String, String> parameters,
             ValidationReport.Measured measured, List<Double> tenants, ValidationMachines profile) {
+        return row(workload, parameters, measured, tenants, profile, null);
+    }
+
+    /** As above, with the prediction on the profile rescaled to a drift probe's rates ({@code probed}, or null). */
+    static ValidationReport.Row row(ReferenceWorkload workload, Map<String, String> parameters,
+            ValidationReport.Measured measured, List<Double> tenants, ValidationMachines profile, Machine probed) {
         ReferenceWorkload.Description description = workload.describe(parameters, profile.measured());
         Step predicted = predict(description, profile.measured(), Basis.MEASURED);
         Double datasheet = profile.datasheet() == null ? null
@@ -166,8 +197,9 @@ public final class Validation {
             operations.add(new ValidationReport.OperationRow(time.operation().name(), time.bound().label(),
                     time.seconds(), null));
         }
+        Double probedSeconds = probed == null ? null : predict(description, probed, Basis.MEASURED).seconds();
         return new ValidationReport.Row(workload, description.sizes(), measured, predicted.seconds(),
-                predicted.memoryBoundSeconds() / predicted.seconds(), datasheet, tenants, operations);
+                predicted.memoryBoundSeconds() / predicted.seconds(), datasheet, probedSeconds, tenants, operations);
     }
 
     /** The model's step: every operation's roofline time, in order, and their sum. */

@@ -80,6 +80,20 @@ public record ValidationMachines(Path file, Profile profile, Machine measured, M
         return new ValidationMachines(file, profile, measured, datasheet, bandwidth, source, notes);
     }
 
+    /**
+     * Refuses, before anything runs, a profile that lacks a ceiling the chosen workloads are predicted from: a
+     * validation against a figure the profile never measured would report the gap as the model's error.
+     */
+    public void requireCeilingsFor(List<ReferenceWorkload> workloads) {
+        membound.profile.Device cpu = profile.device(measured.device().id()).orElseThrow();
+        List<String> missing = workloads.stream().flatMap(w -> w.missingFrom(cpu).stream()).toList();
+        if (!missing.isEmpty()) {
+            throw new BadInputException("profile must have measured what the workloads are predicted from: "
+                    + String.join(", ", missing) + " (file=" + file + "); run 'membound calibrate --quick' (about a "
+                    + "minute) and validate again, or leave them out with --workloads");
+        }
+    }
+
     /** When the profile was made (UTC). */
     public String createdUtc() {
         return profile.provenance().createdUtc();

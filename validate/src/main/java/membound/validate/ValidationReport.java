@@ -13,10 +13,13 @@ import java.util.List;
  * @param otherCpus cpus that other processes (not this one or its JMH forks) used on average while the
  *        workloads ran, from {@code /proc/stat}; null where it could not be read. A VM's load average can
  *        stay high with its cpus idle; this figure is the one a noisy run is judged by.
+ * @param drift the drift probe's rates before and after the workloads against the profile's, or null when it did
+ *        not run
  */
 public record ValidationReport(String hostname, String cpu, int cpus, String createdUtc, String profileFile,
         String profileCreatedUtc, Double datasheetBandwidth, String datasheetSource, List<Row> rows,
-        Double loadAverageBefore, Double loadAverageAfter, Double otherCpus, String settings, String commandLine, List<String> notes) {
+        Double loadAverageBefore, Double loadAverageAfter, Double otherCpus, String settings, String commandLine,
+        DriftProbe drift, List<String> notes) {
 
     public ValidationReport {
         rows = List.copyOf(rows);
@@ -37,10 +40,11 @@ public record ValidationReport(String hostname, String cpu, int cpus, String cre
      * @param predictedSeconds the model's step on the profile's measured ceilings
      * @param memoryBoundShare the share of the predicted step in operations whose bytes outweigh their FLOPs
      * @param datasheetSeconds the model's step with the nominal memory bandwidth, or null when unknown
+     * @param probedSeconds the model's step on the profile rescaled to the drift probe's rates, or null without one
      * @param tenantMedianSeconds each tenant's own median step (workload 4), else empty
      */
     public record Row(ReferenceWorkload workload, String sizes, Measured measured, double predictedSeconds,
-            double memoryBoundShare, Double datasheetSeconds, List<Double> tenantMedianSeconds,
+            double memoryBoundShare, Double datasheetSeconds, Double probedSeconds, List<Double> tenantMedianSeconds,
             List<OperationRow> operations) {
 
         public Row {
@@ -59,9 +63,14 @@ public record ValidationReport(String hostname, String cpu, int cpus, String cre
                     : (datasheetSeconds - measured.medianSeconds()) / measured.medianSeconds();
         }
 
+        /** The error against the drift probe's rates, or null without a probe. */
+        public Double probedError() {
+            return probedSeconds == null ? null : (probedSeconds - measured.medianSeconds()) / measured.medianSeconds();
+        }
+
         public Row withOperations(List<OperationRow> replaced) {
             return new Row(workload, sizes, measured, predictedSeconds, memoryBoundShare, datasheetSeconds,
-                    tenantMedianSeconds, replaced);
+                    probedSeconds, tenantMedianSeconds, replaced);
         }
     }
 

@@ -45,7 +45,7 @@ class ValidationTest {
             report = Validation.run(new Validation.Request(profile, List.of(ReferenceWorkload.values()),
                     new OptionsBuilder().warmupIterations(0).measurementIterations(1)
                             .measurementTime(TimeValue.milliseconds(200)).forks(1).shouldFailOnError(true).build(),
-                    false, true, "membound validate (test)"), new PrintWriter(progress, true), ValidationTest::tiny);
+                    false, true, true, "membound validate (test)"), new PrintWriter(progress, true), ValidationTest::tiny);
         } catch (ValidationFailedException e) {
             throw new AssertionError(e.getMessage() + "\n" + String.join("\n", e.jmhTail()), e);
         }
@@ -61,6 +61,12 @@ class ValidationTest {
         assertTrue(report.rows().get(2).operations().stream().allMatch(op -> op.measuredSeconds() != null),
                 "every transformer operation timed alone");
         assertTrue(progress.toString().contains("[4/4] AdamW step, 2 tenants"), progress.toString());
+        assertNotNull(report.drift(), "the workloads bracketed by the drift probe");
+        assertTrue(report.drift().before().triadBytesPerSecond() > 0 && report.drift().after().gemmFlopsPerSecond() > 0,
+                report.drift().toString());
+        assertTrue(report.rows().stream().allMatch(r -> r.probedSeconds() != null && r.probedSeconds() > 0),
+                "every workload also predicted at the probe's rates");
+        assertTrue(report.notes().stream().anyMatch(n -> n.startsWith("drift probe: DRAM triad ")), report.notes().toString());
 
         Path recorded = new ValidationStore(dir).save(report);
         Path again = new ValidationStore(dir).save(report);
@@ -117,6 +123,24 @@ class ValidationTest {
     }
 
     @Test
+    void shouldRefuseBeforeRunningAProfileThatNeverMeasuredWhatTheWorkloadsNeed() throws Exception {
+        Profile example = ProfileJson.read(TestProfiles.example());
+        membound.profile.Device cpu = example.device("cpu").orElseThrow();
+        Profile noGemm = example.withDevice(cpu.withCompute(cpu.compute().stream()
+                .filter(c -> c.kind() != membound.profile.ComputeEntry.Kind.GEMM).toList()));
+        Path file = dir.resolve("no-gemm.json");
+        Files.write(file, ProfileJson.toBytes(noGemm));
+        ValidationMachines machines = ValidationMachines.of(file, null, null);
+
+        machines.requireCeilingsFor(List.of(ReferenceWorkload.OPTIMIZER, ReferenceWorkload.TENANTS));
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> machines.requireCeilingsFor(List.of(ReferenceWorkload.values())));
+        assertEquals("profile must have measured what the workloads are predicted from: mlp needs a measured fp32 "
+                + "GEMM, transformer needs a measured fp32 GEMM (file=" + file + "); run 'membound calibrate --quick' "
+                + "(about a minute) and validate again, or leave them out with --workloads", e.getMessage());
+    }
+
+    @Test
     void shouldRejectABadBandwidthAndUnknownWorkloadsByName() {
         BadInputException bandwidth = assertThrows(BadInputException.class,
                 () -> ValidationMachines.of(TestProfiles.example(), "fast", null));
@@ -133,7 +157,7 @@ class ValidationTest {
                 TENTH_OF_A_SECOND, List.of(), profile);
         ValidationReport report = new ValidationReport("host", "cpu", 2, "2026-01-01T00:00:00Z", "p.json",
                 "2025-12-31T00:00:00Z", 273e9, "datasheet", List.of(row), 0.5, 0.7, 0.1, "settings", "membound validate",
-                List.of());
+                null, List.of());
 
         JsonNode json = new ObjectMapper().readTree(ReportFormat.json(report));
 

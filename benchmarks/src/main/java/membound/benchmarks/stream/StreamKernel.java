@@ -126,6 +126,26 @@ public enum StreamKernel {
             k.fill(c, (float) StreamValues.FILL_VALUE, n);
             return Double.NaN;
         }
+    },
+    /**
+     * {@code c = a} by the JVM's own bulk copy ({@code System.arraycopy}), not a loop: the copy stub the JIT picks for
+     * large arrays (on x86 wide vector moves, {@code rep movs} where the CPU has fast strings), as stream.c's Copy
+     * becomes a {@code memcpy}. Neither implementation twin applies. Its hardware bytes assume write-allocate like
+     * every Java store; a stub that streams its stores past the cache would move only the STREAM bytes, so compare it
+     * with other tools in STREAM bytes. Stands in for the copy pattern only where the Copy loop was not measured.
+     */
+    BULK_COPY("BulkCopy", "a", "c", "", 0, AccessPattern.COPY, false) {
+        @Override
+        public double apply(DoubleKernels k, double[] a, double[] b, double[] c, int n) {
+            System.arraycopy(a, 0, c, 0, n);
+            return Double.NaN;
+        }
+
+        @Override
+        public double apply(FloatKernels k, float[] a, float[] b, float[] c, int n) {
+            System.arraycopy(a, 0, c, 0, n);
+            return Double.NaN;
+        }
     };
 
     private final String label;

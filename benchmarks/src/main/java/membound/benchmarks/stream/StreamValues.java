@@ -39,7 +39,7 @@ public record StreamValues(ElementType type, double a, double b, double c) {
         }
         double s = SCALAR;
         return switch (kernel) {
-            case COPY -> new StreamValues(type, a, b, a);
+            case COPY, BULK_COPY -> new StreamValues(type, a, b, a);
             case SCALE -> new StreamValues(type, a, round(s * c), c);
             case ADD -> new StreamValues(type, a, b, round(a + b));
             case TRIAD -> new StreamValues(type, round(b + round(s * c)), b, c);

@@ -79,7 +79,7 @@ class SuiteBenchmarkTest {
 
     @ParameterizedTest(name = "{0} {1}={2}")
     @CsvSource(delimiter = '|', value = {
-            "STREAM|kernel|quad|kernel must be one of Copy, Scale, Add, Triad, Dot, Nstream, Sum, Fill: kernel=quad",
+            "STREAM|kernel|quad|kernel must be one of Copy, Scale, Add, Triad, Dot, Nstream, Sum, Fill, BulkCopy: kernel=quad",
             "GEMM|n|0|n must be a matrix order from 1 to 16384: n=0",
             "PRODUCT|products|4x4x4:nn+4x4x4:nn|products must not repeat a shape: products=4x4x4:nn+4x4x4:nn",
             "ELEMENTWISE|operation|swish|operation must be one of softmax, cross-entropy, gelu, gelu-backward, "

@@ -20,10 +20,10 @@ import membound.benchmarks.suite.SuiteRequest;
  *
  * <ul>
  *   <li><b>quick</b> (≤ 60 s): the DRAM plateau of Triad, Copy and Sum (the triad, copy and read ceilings)
- *       with every cpu, Triad at L1 and L2, the FMA peak in double and float, and the float GEMM (so that the model
- *       times matrix products at a measured rate, not at the FMA peak). 1 warm-up and 3 measured iterations of
- *       1 s, one fork.</li>
- *   <li><b>standard</b> (≤ 7 min): all eight kernels at DRAM with every cpu, Triad at every cache level,
+ *       with every cpu, Triad at L1 and L2, the FMA peak in double and float, the float GEMM (so that the model
+ *       times matrix products at a measured rate, not at the FMA peak) and the largest training products of each
+ *       layout ({@link #QUICK_PRODUCTS}). 1 warm-up and 3 measured iterations of 1 s, one fork.</li>
+ *   <li><b>standard</b> (≤ 7 min): all nine kernels at DRAM with every cpu, Triad at every cache level,
  *       the DRAM Triad thread-scaling curve, load latency from L1 to DRAM, FMA peak (double and float, one
  *       thread and all), GEMM (double and float, all threads), the training products at {@link #PRODUCTS},
  *       interleaved in one run, and the elementwise operations ({@link #ROW_OPERATIONS} on rows of 256 and
@@ -50,6 +50,9 @@ public enum CalibrationMode {
      * attention runs them), so the model finds a measured shape near each of a step's products (forward nn,
      * input gradient and attention scores nt, weight gradient tn).
      */
+    /** The largest of {@link #PRODUCTS} in each layout: what quick measures of the step's products. */
+    static final String QUICK_PRODUCTS = "1024x1024x1024:nn+1024x1024x1024:nt+1024x1024x1024:tn";
+
     static final String PRODUCTS = String.join("+",
             "1024x1024x1024:nn", "1024x1024x256:nn", "16x256x64x256:nn",
             "1024x1024x1024:nt", "1024x256x1024:nt", "16x256x256x64:nt",
@@ -99,9 +102,10 @@ public enum CalibrationMode {
                 requests.add(SuiteRequest.of(SuiteBenchmark.FMA).with("elementType", "double", "float").with("threads", all));
                 // The float GEMM: without it the model has only the FMA peak, which no matrix product reaches.
                 requests.add(SuiteRequest.of(SuiteBenchmark.GEMM).with("elementType", "float").with("threads", all));
+                requests.add(SuiteRequest.of(SuiteBenchmark.PRODUCT).with("products", QUICK_PRODUCTS).with("threads", all));
             }
             case STANDARD, FULL -> {
-                requests.add(stream.with("kernel", "COPY", "SCALE", "ADD", "TRIAD", "DOT", "NSTREAM", "SUM", "FILL")
+                requests.add(stream.with("kernel", "COPY", "SCALE", "ADD", "TRIAD", "DOT", "NSTREAM", "SUM", "FILL", "BULK_COPY")
                         .with("workingSet", "DRAM"));
                 requests.add(stream.with("kernel", "TRIAD").with("workingSet", "L1", "L2", "L3"));
                 List<String> scaling = scalingThreads(cpus);

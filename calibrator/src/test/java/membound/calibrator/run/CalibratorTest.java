@@ -149,9 +149,12 @@ class CalibratorTest {
     void shouldPlanTheModesWithinTheirDocumentedContent() {
         assertEquals(List.of("1"), CalibrationMode.scalingThreads(2));
         assertEquals(List.of("1", "2", "4", "8", "16"), CalibrationMode.scalingThreads(20));
-        assertEquals(4, CalibrationMode.QUICK.requests(2).size());
+        assertEquals(5, CalibrationMode.QUICK.requests(2).size());
         assertTrue(CalibrationMode.QUICK.requests(2).stream().anyMatch(r -> r.benchmark() == SuiteBenchmark.GEMM),
                 "quick measures a GEMM: the model never takes the FMA peak for one");
+        assertTrue(CalibrationMode.QUICK.requests(2).stream().anyMatch(r -> r.benchmark() == SuiteBenchmark.PRODUCT
+                && r.values("products").equals(List.of("1024x1024x1024:nn+1024x1024x1024:nt+1024x1024x1024:tn"))),
+                "and the largest products of each layout");
         assertTrue(CalibrationMode.STANDARD.requests(20).stream()
                 .anyMatch(r -> r.benchmark() == SuiteBenchmark.LATENCY));
         assertEquals("quick", CalibrationMode.QUICK.recordedSettings().get("mode"));

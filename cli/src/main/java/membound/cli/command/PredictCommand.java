@@ -1,5 +1,6 @@
 package membound.cli.command;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -8,8 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -153,11 +158,31 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private static String json(Object value) {
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        // A figure nobody has (NaN: a datasheet column of a machine with no datasheet) is null, as JSON has no NaN.
+        SimpleModule unknown = new SimpleModule().addSerializer(Double.TYPE, new NumberOrNull())
+                .addSerializer(Double.class, new NumberOrNull());
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).registerModule(unknown);
         try {
             return mapper.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("prediction did not serialize", e);
+        }
+    }
+
+    /** Writes a double as a JSON number, or null where it is NaN. */
+    private static final class NumberOrNull extends StdSerializer<Double> {
+
+        NumberOrNull() {
+            super(Double.class);
+        }
+
+        @Override
+        public void serialize(Double value, JsonGenerator out, SerializerProvider provider) throws IOException {
+            if (value.isNaN()) {
+                out.writeNull();
+            } else {
+                out.writeNumber(value);
+            }
         }
     }
 }

@@ -71,6 +71,11 @@ public final class ValidateCommand implements Callable<Integer> {
                     + "uses them (default: yes)")
     boolean hugePages = true;
 
+    @Option(names = "--drift-probe", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "bracket the workloads with a short DRAM triad and fp32 GEMM, compared with the profile's, "
+                    + "and show the errors against the probe's rates too (default: yes; about 20 s)")
+    boolean driftProbe = true;
+
     @Mixin
     ProfilesDirOption profilesDir;
 
@@ -105,12 +110,13 @@ public final class ValidateCommand implements Callable<Integer> {
         Path file = resolveProfile(store);
         // Everything the user typed is checked before anything runs: bad input writes nothing.
         ValidationMachines machines = ValidationMachines.of(file, nominalBandwidth, HostDetector.detect().hostname());
+        machines.requireCeilingsFor(chosen);
         ValidationStore results = resultsDir != null ? new ValidationStore(resultsDir) : ValidationStore.repositoryDefault();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ValidationReport report;
         try {
-            report = Validation.run(new Validation.Request(machines, chosen, settings(), hugePages, breakdown,
+            report = Validation.run(new Validation.Request(machines, chosen, settings(), hugePages, breakdown, driftProbe,
                     commandLine()), json ? err : out);
         } catch (ValidationFailedException e) {
             err.println("membound: " + e.getMessage());

@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 import membound.model.OperationRow;
 import membound.model.Prediction;
@@ -46,15 +47,15 @@ public final class PredictionReport {
         StepResult d = p.datasheet();
         out.printf(Locale.ROOT, "%-22s %16s %16s%n", "", "measured", "datasheet");
         out.printf(Locale.ROOT, "%-22s %16s %16s   (datasheet %s)%n", "step time", Numbers.duration(m.stepSeconds()),
-                Numbers.duration(d.stepSeconds()), Numbers.signedPercent(p.datasheetDifference()));
+                Numbers.duration(of(d, StepResult::stepSeconds)), Numbers.signedPercent(p.datasheetDifference()));
         out.printf(Locale.ROOT, "%-22s %16s %16s%n", "tokens per second", Numbers.count(m.tokensPerSecond()),
-                Numbers.count(d.tokensPerSecond()));
+                Numbers.count(of(d, StepResult::tokensPerSecond)));
         out.printf(Locale.ROOT, "%-22s %16s %16s   (%s tokens, %s steps)%n", "total time", Numbers.duration(m.totalSeconds()),
-                Numbers.duration(d.totalSeconds()), Numbers.count(p.setup().tokens()), Numbers.count(m.steps()));
+                Numbers.duration(of(d, StepResult::totalSeconds)), Numbers.count(p.setup().tokens()), Numbers.count(m.steps()));
         out.printf(Locale.ROOT, "%-22s %16s %16s   (model FLOPs / step / dense peak %s)%n", "MFU", Numbers.percent(m.mfu()),
-                Numbers.percent(d.mfu()), Units.formatFlops(m.peakFlopsPerSecond()));
+                Numbers.percent(of(d, StepResult::mfu)), Units.formatFlops(m.peakFlopsPerSecond()));
         out.printf(Locale.ROOT, "%-22s %16s %16s%n", "memory-bound share", Numbers.percent(m.memoryBoundShare()),
-                Numbers.percent(d.memoryBoundShare()));
+                Numbers.percent(of(d, StepResult::memoryBoundShare)));
         out.println();
         out.printf(Locale.ROOT, "step by operation class (measured)   %10s %7s %14s%n", "time", "share", "memory-bound");
         for (StepResult.ClassTime c : m.breakdown()) {
@@ -127,7 +128,7 @@ public final class PredictionReport {
             }
             Prediction p = r.value();
             out.printf(Locale.ROOT, "%-28s %11s %11s %12s %7s %9s %11s %12s %7s%n", p.machine(),
-                    Numbers.duration(p.measured().stepSeconds()), Numbers.duration(p.datasheet().stepSeconds()),
+                    Numbers.duration(p.measured().stepSeconds()), Numbers.duration(of(p.datasheet(), StepResult::stepSeconds)),
                     Numbers.count(p.measured().tokensPerSecond()), Numbers.percent(p.measured().mfu()),
                     Numbers.percent(p.measured().memoryBoundShare()), Numbers.duration(p.measured().totalSeconds()),
                     Numbers.gib(p.memory().totalBytes()), p.memory().fits() ? "yes" : "NO");
@@ -153,6 +154,11 @@ public final class PredictionReport {
                     Numbers.percent(p.memoryBoundShare()), Numbers.gib(p.memory().totalBytes()),
                     p.memory().fits() ? "yes" : "NO");
         }
+    }
+
+    /** One figure of the datasheet step, NaN (printed "unknown") where the machine has no datasheet. */
+    private static double of(StepResult datasheet, ToDoubleFunction<StepResult> figure) {
+        return datasheet == null ? Double.NaN : figure.applyAsDouble(datasheet);
     }
 
     /** The bandwidth of the link the devices talk over, as a basis used it. */

@@ -2,6 +2,7 @@ package membound.model.decode;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import membound.model.Estimator;
 import membound.model.machine.Basis;
@@ -42,7 +43,8 @@ public final class DecodeEstimator {
         for (int i = 0; i < step.size(); i++) {
             memoryBound += eval.memoryBound()[i] ? eval.seconds()[i] : 0;
         }
-        double datasheetSeconds = sum(Roofline.evaluate(step, datasheet).seconds());
+        Optional<String> datasheetUnknown = machine.datasheetUnknown(setup.compute());
+        double datasheetSeconds = datasheetUnknown.isPresent() ? Double.NaN : sum(Roofline.evaluate(step, datasheet).seconds());
         double half = sum(Roofline.evaluate(step, measured.withBandwidthScale(machine, tenants, null, 0.5)).seconds());
         double twice = sum(Roofline.evaluate(step, measured.withBandwidthScale(machine, tenants, null, 2)).seconds());
         double batch = setup.batch();
@@ -57,6 +59,7 @@ public final class DecodeEstimator {
         MemoryFootprint memory = MemoryModel.decode(tf, setup.weights().bitsPerWeight(), batch,
                 setup.contextTokens(), setup.kvCache().bytesPerElement(), setup.compute().bytesPerElement(), machine);
         List<String> notes = new ArrayList<>(machine.notes());
+        datasheetUnknown.ifPresent(notes::add);
         notes.add("weights are dequantized inside the GEMM kernels (as llama.cpp does): bytes at "
                 + setup.weights().name() + ", arithmetic in " + setup.compute().label());
         if (tf.experts().sparse()) {
@@ -75,7 +78,7 @@ public final class DecodeEstimator {
         return new DecodePrediction(tf.name(), machine.id(), setup, setup.weights().source(), seconds, batch / seconds,
                 datasheetSeconds, batch / datasheetSeconds, (datasheetSeconds - seconds) / seconds, weightBytes, kvBytes,
                 (weightBytes + kvBytes) / batch, memoryBound / seconds, batch / half, batch / twice,
-                sum(Roofline.evaluate(prefill, measured).seconds()), sum(Roofline.evaluate(prefill, datasheet).seconds()),
+                sum(Roofline.evaluate(prefill, measured).seconds()), datasheetUnknown.isPresent() ? Double.NaN : sum(Roofline.evaluate(prefill, datasheet).seconds()),
                 memory, Estimator.rows(step, eval),
                 Ceilings.describe(machine, Basis.MEASURED, setup.compute(), null, tenants), notes);
     }

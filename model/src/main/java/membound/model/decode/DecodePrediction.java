@@ -15,6 +15,8 @@ import membound.model.roofline.CeilingLine;
  * @param bytesPerToken (weight + KV-cache bytes per step) / batch
  * @param memoryBoundShare fraction of a step in bandwidth-bound operations
  * @param prefillSeconds time to first token: the prompt's forward pass
+ * @param datasheetStepSeconds the step on datasheet ceilings; the datasheet figures are NaN when the machine has none
+ *        (the notes say why)
  */
 public record DecodePrediction(String workload, String machine, DecodeSetup setup, String weightsSource,
                                double stepSeconds, double tokensPerSecond, double datasheetStepSeconds,

@@ -49,6 +49,16 @@ public record ComputeCeiling(Precision precision, Ceiling peakDense, Ceiling att
         return basis == Basis.MEASURED ? attainableGemm.hasMeasured() : !attainableGemm.hasDatasheet();
     }
 
+    /** Every rate times {@code factor}: the peaks, the GEMM, the measured products and elementwise rates. */
+    public ComputeCeiling scaled(double factor, String why) {
+        return new ComputeCeiling(precision, peakDense.scaled(factor, why), attainableGemm.scaled(factor, why),
+                peakSparse == null ? null : peakSparse.scaled(factor, why),
+                products.stream().map(p -> new ProductCeiling(p.shape(), p.flopsPerSecond() * factor,
+                        p.source() + "; " + why)).toList(),
+                operations.stream().map(o -> new OperationRate(o.operation(), o.rowLength(),
+                        o.elementsPerSecond() * factor, o.source() + "; " + why)).toList());
+    }
+
     public boolean hasSparse() {
         return peakSparse != null;
     }

@@ -82,6 +82,15 @@ public record Device(String id, String name, DeviceKind kind, long capacityBytes
         return !compute.isEmpty();
     }
 
+    /** Every memory ceiling times {@code bandwidthFactor}, every compute ceiling times {@code computeFactor}. */
+    public Device scaled(double bandwidthFactor, double computeFactor, String why) {
+        List<MemoryTier> scaledTiers = tiers.stream().map(t -> t.scaled(bandwidthFactor, why)).toList();
+        Map<Precision, ComputeCeiling> scaledCompute = new EnumMap<>(Precision.class);
+        compute.forEach((p, c) -> scaledCompute.put(p, c.scaled(computeFactor, why)));
+        return new Device(id, name, kind, capacityBytes, capacitySource, unifiedMemory, scaledTiers, scaledCompute,
+                vectorFlopsPerSecond == null ? null : vectorFlopsPerSecond.scaled(computeFactor, why));
+    }
+
     public Device withTiers(List<MemoryTier> replaced) {
         return new Device(id, name, kind, capacityBytes, capacitySource, unifiedMemory, replaced, compute,
                 vectorFlopsPerSecond);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.BadInputException;
@@ -33,6 +34,25 @@ public record Machine(String id, String name, String source, Device device, Devi
         }
         links = links == null ? List.of() : List.copyOf(links);
         notes = notes == null ? List.of() : List.copyOf(notes);
+    }
+
+    /**
+     * Why this machine has no datasheet answer for work in {@code precision}, or empty when it has one: a
+     * datasheet prediction needs the datasheet's main-memory bandwidth and its dense peak (most CPUs have
+     * neither in the catalog). Without them the datasheet column is "unknown", never the measured figure again.
+     */
+    public Optional<String> datasheetUnknown(Precision precision) {
+        List<String> missing = new ArrayList<>();
+        if (!device.mainMemory().ceiling(AccessPattern.READ).hasDatasheet()) {
+            missing.add("main-memory bandwidth");
+        }
+        ComputeCeiling compute = device.computeFor(precision);
+        if (compute == null || !compute.peakDense().hasDatasheet()) {
+            missing.add((compute == null ? precision : compute.precision()).label() + " peak");
+        }
+        return missing.isEmpty() ? Optional.empty()
+                : Optional.of("no datasheet " + String.join(" or ", missing) + " for " + device.name()
+                        + " (" + id + "): the datasheet column is unknown");
     }
 
     /** The first link of that kind, or null. */
@@ -84,6 +104,15 @@ public record Machine(String id, String name, String source, Device device, Devi
         compute.put(precision, ComputeCeiling.whatIf(compute.get(precision), precision, flopsPerSecond));
         return withDevice(device.withCompute(compute), "peak " + precision.label() + " set on the command line: "
                 + Units.formatFlops(flopsPerSecond));
+    }
+
+    /**
+     * The machine at another pace: every memory ceiling of the training device times {@code bandwidthFactor},
+     * every compute ceiling (GEMM, products, elementwise rates) times {@code computeFactor}. What a drift probe that
+     * measured the host faster or slower than its profile says the profile would have been.
+     */
+    public Machine scaled(double bandwidthFactor, double computeFactor, String why) {
+        return withDevice(device.scaled(bandwidthFactor, computeFactor, why), why);
     }
 
     public Machine withDevice(Device replaced, String note) {

@@ -53,6 +53,13 @@ public record MemoryTier(String name, long capacityBytes, Map<AccessPattern, Cei
         throw new IllegalStateException("unreachable: tier " + name + " has no ceiling");
     }
 
+    /** Every ceiling of the tier times {@code factor}. */
+    public MemoryTier scaled(double factor, String why) {
+        Map<AccessPattern, Ceiling> scaled = new EnumMap<>(AccessPattern.class);
+        bandwidth.forEach((pattern, c) -> scaled.put(pattern, c.scaled(factor, why)));
+        return withBandwidth(scaled);
+    }
+
     public MemoryTier withBandwidth(Map<AccessPattern, Ceiling> replaced) {
         return new MemoryTier(name, capacityBytes, replaced);
     }

@@ -308,15 +308,15 @@ final class ProfileMachines {
             attainable = Ceiling.datasheet(peak.datasheet() * Defaults.GEMM_FRACTION_OF_PEAK,
                     Defaults.GEMM_FRACTION_SOURCE + " (" + peak.datasheetSource() + ")");
         }
-        ComputeEntry measuredGemm = gemm.orElse(fma.orElse(null));
-        if (measuredGemm != null) {
-            String src = describe(measuredGemm.provenance()) + (gemm.isPresent() ? " GEMM" : " FMA peak (no GEMM "
-                    + "measured: an upper bound)") + (measuredGemm.matrixSize() != null ? " n=" + measuredGemm.matrixSize() : "")
-                    + " (profile " + origin + ")";
-            double value = measuredGemm.flopsPerSecond().typical();
-            attainable = attainable == null ? Ceiling.measured(value, src) : attainable.withMeasured(value, src);
+        if (gemm.isPresent() || fma.isPresent()) {
+            Ceiling measured = measuredGemm(gemm, fma, origin);
+            if (gemm.isEmpty()) {
+                notes.add(d.name() + " " + p.label() + ": " + measured.measuredSource()
+                        + "; measure one with membound calibrate --quick");
+            }
+            attainable = attainable == null ? measured : attainable.withMeasured(measured.measured(), measured.measuredSource());
             if (peak == null) {
-                peak = Ceiling.measured(value, src + "; no peak known: the GEMM rate stands in");
+                peak = Ceiling.measured(measured.measured(), measured.measuredSource() + "; no peak known: the GEMM rate stands in");
             }
         }
         if (peak == null) {
@@ -327,6 +327,21 @@ final class ProfileMachines {
         return new ComputeCeiling(p, peak, attainable,
                 sparse.map(c -> Ceiling.datasheet(c.flopsPerSecond(), describe(c.provenance()))).orElse(null),
                 products(d, p, origin), operations);
+    }
+
+    /**
+     * The attainable GEMM rate on the measured basis: the measured GEMM, else the measured FMA peak derated by
+     * {@link Defaults#GEMM_FRACTION_OF_FMA_PEAK} (no matrix product reaches the FMA peak).
+     */
+    private static Ceiling measuredGemm(Optional<ComputeEntry> gemm, Optional<ComputeEntry> fma, String origin) {
+        if (gemm.isPresent()) {
+            ComputeEntry g = gemm.get();
+            return Ceiling.measured(g.flopsPerSecond().typical(), describe(g.provenance()) + " GEMM"
+                    + (g.matrixSize() != null ? " n=" + g.matrixSize() : "") + " (profile " + origin + ")");
+        }
+        ComputeEntry f = fma.orElseThrow();
+        return Ceiling.measured(f.flopsPerSecond().typical() * Defaults.GEMM_FRACTION_OF_FMA_PEAK,
+                Defaults.GEMM_FRACTION_OF_FMA_SOURCE + " (" + describe(f.provenance()) + " FMA peak, profile " + origin + ")");
     }
 
     /** The measured products of one precision. */

@@ -112,6 +112,39 @@ class MachinesTest {
     }
 
     @Test
+    void shouldDerateTheFmaPeakAndSaySoWhereTheProfileMeasuredNoGemm() {
+        membound.profile.Profile example = membound.profile.ProfileJson.read(EXAMPLE_PROFILE);
+        Machine measured = Machines.fromProfile(example, "example", "cpu", Overrides.NONE);
+        ComputeCeiling withGemm = measured.device().computeFor(Precision.FP32);
+        assertTrue(withGemm.attainableGemm().measuredSource().contains("GEMM n="), withGemm.attainableGemm().measuredSource());
+
+        membound.profile.Device cpu = example.device("cpu").orElseThrow();
+        Machine noGemm = Machines.fromProfile(example.withDevice(cpu.withCompute(cpu.compute().stream()
+                .filter(c -> c.kind() != membound.profile.ComputeEntry.Kind.GEMM).toList())), "example", "cpu",
+                Overrides.NONE);
+        ComputeCeiling derated = noGemm.device().computeFor(Precision.FP32);
+        assertEquals(0.514 * derated.peakDense().measured(), derated.attainableGemm().measured(), 1e-3,
+                "a GEMM at the fitted fraction of the FMA peak, never at the peak itself");
+        assertTrue(derated.attainableGemm().measuredSource().startsWith("no GEMM measured: 0.514 x the measured FMA peak"),
+                derated.attainableGemm().measuredSource());
+        assertTrue(noGemm.notes().stream().anyMatch(n -> n.contains("no GEMM measured") && n.contains("calibrate --quick")),
+                noGemm.notes().toString());
+    }
+
+    @Test
+    void shouldSayTheDatasheetIsUnknownWhereAMachineHasNoDatasheetFigures() {
+        membound.profile.Profile example = membound.profile.ProfileJson.read(EXAMPLE_PROFILE);
+        Machine spark = Machines.fromProfile(example, "example", null, Overrides.NONE);
+        assertEquals(java.util.Optional.empty(), spark.datasheetUnknown(Precision.BF16));
+        membound.profile.Profile noDatasheet = new membound.profile.Profile(example.host(),
+                membound.profile.Nominal.unknown("no platform recognised", "cpu", "gpu"), example.devices(),
+                example.links(), example.efficiency(), example.quality(), example.provenance());
+        Machine bare = Machines.fromProfile(noDatasheet, "example", "cpu", Overrides.NONE);
+        assertEquals("no datasheet main-memory bandwidth or fp32 peak for " + bare.device().name() + " (" + bare.id()
+                + "): the datasheet column is unknown", bare.datasheetUnknown(Precision.BF16).orElseThrow());
+    }
+
+    @Test
     void shouldWriteAtTheFillKernelsRateAndFallBackToCopyWithoutOne() {
         membound.profile.Profile example = membound.profile.ProfileJson.read(EXAMPLE_PROFILE);
         Machine withoutFill = Machines.fromProfile(example, "example", "cpu", Overrides.NONE);

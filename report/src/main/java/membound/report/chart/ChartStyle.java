@@ -126,6 +126,9 @@ public final class ChartStyle {
     }
 
     private static void style(Axis axis) {
+        if (axis == null) {
+            return; // a combined plot's subplots carry their own axes
+        }
         axis.setLabelFont(LABEL_FONT);
         axis.setTickLabelFont(TICK_FONT);
         axis.setLabelPaint(BLACK);

@@ -62,12 +62,16 @@ public final class SensitivityChart {
                             ChartStyle.bandwidth(curve.nominalBytesPerSecond()), seconds(curve.nominalStepSeconds())),
                     curve.nominalBytesPerSecond(), curve.nominalStepSeconds(), ChartStyle.GREEN,
                     new Rectangle2D.Double(-6, -6, 12, 12), true);
-            point(data, renderer, String.format(Locale.ROOT, "datasheet prediction (nominal bandwidth and peaks): %s",
-                            seconds(curve.datasheetStepSeconds())),
-                    curve.nominalBytesPerSecond(), curve.datasheetStepSeconds(), ChartStyle.GREY,
-                    ShapeUtils.createDiamond(7), false);
-            low = Math.min(low, Math.min(curve.nominalStepSeconds(), curve.datasheetStepSeconds()));
-            high = Math.max(high, Math.max(curve.nominalStepSeconds(), curve.datasheetStepSeconds()));
+            low = Math.min(low, curve.nominalStepSeconds());
+            high = Math.max(high, curve.nominalStepSeconds());
+            if (!Double.isNaN(curve.datasheetStepSeconds())) {
+                point(data, renderer, String.format(Locale.ROOT, "datasheet prediction (nominal bandwidth and peaks): %s",
+                                seconds(curve.datasheetStepSeconds())),
+                        curve.nominalBytesPerSecond(), curve.datasheetStepSeconds(), ChartStyle.GREY,
+                        ShapeUtils.createDiamond(7), false);
+                low = Math.min(low, curve.datasheetStepSeconds());
+                high = Math.max(high, curve.datasheetStepSeconds());
+            }
             sources.add("nominal point: membound predict --memory-bandwidth " + ChartStyle.bandwidth(curve.nominalBytesPerSecond())
                     + " (the datasheet bandwidth) on measured compute; datasheet prediction: predict's datasheet column");
         }

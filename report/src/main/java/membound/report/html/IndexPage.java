@@ -7,6 +7,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.DoubleFunction;
+import java.util.function.ToDoubleFunction;
 
 import membound.model.OperationRow;
 import membound.model.StepResult;
@@ -175,6 +177,11 @@ public final class IndexPage {
 
     // ---- key figures ----
 
+    /** One figure of a datasheet step as the page prints it; "unknown" where the machine has no datasheet. */
+    private static String datasheet(StepResult step, ToDoubleFunction<StepResult> figure, DoubleFunction<String> format) {
+        return step == null ? Numbers.UNKNOWN : format.apply(figure.applyAsDouble(step));
+    }
+
     private static void keyFigures(StringBuilder h, ReportInput input) {
         Profile p = input.profile();
         h.append("<section id=\"key-figures\">\n<h2>Key figures</h2>\n<table class=\"key\">\n")
@@ -187,19 +194,23 @@ public final class IndexPage {
             StepResult d = run.datasheet();
             row(h, "Predicted step time, measured ceilings", Numbers.roundedDuration(m.stepSeconds()),
                     "membound predict: per-operation roofline on the profile's ceilings (docs/model.md)");
-            row(h, "Predicted step time, datasheet ceilings", Numbers.roundedDuration(d.stepSeconds()) + " ("
-                    + Numbers.signedPercent(run.datasheetDifference()) + " against measured)",
-                    "the same operations on the profile's nominal figures (datasheet; docs/model.md)");
-            row(h, "Total training time", Numbers.roundedDuration(m.totalSeconds()) + " measured, " + Numbers.roundedDuration(d.totalSeconds())
-                    + " datasheet", String.format(Locale.ROOT, "%s tokens / %,.0f tokens per step = %,.0f steps, times the step time",
+            row(h, "Predicted step time, datasheet ceilings", run.datasheetKnown()
+                            ? Numbers.roundedDuration(d.stepSeconds()) + " (" + Numbers.signedPercent(run.datasheetDifference())
+                            + " against measured)" : Numbers.UNKNOWN,
+                    run.datasheetKnown() ? "the same operations on the profile's nominal figures (datasheet; docs/model.md)"
+                            : "the profile has no datasheet main-memory bandwidth or compute peak for this machine");
+            row(h, "Total training time", Numbers.roundedDuration(m.totalSeconds()) + " measured, "
+                    + datasheet(d, StepResult::totalSeconds, Numbers::roundedDuration) + " datasheet",
+                    String.format(Locale.ROOT, "%s tokens / %,.0f tokens per step = %,.0f steps, times the step time",
                     Numbers.roundedCount(m.tokensPerStep() * m.steps()), m.tokensPerStep(), m.steps()));
-            row(h, "Tokens per second", String.format(Locale.ROOT, "%,.0f measured, %,.0f datasheet", m.tokensPerSecond(),
-                    d.tokensPerSecond()), "tokens per step / step time");
+            row(h, "Tokens per second", String.format(Locale.ROOT, "%,.0f measured, %s datasheet", m.tokensPerSecond(),
+                    datasheet(d, StepResult::tokensPerSecond, t -> String.format(Locale.ROOT, "%,.0f", t))),
+                    "tokens per step / step time");
             row(h, "Model FLOPs utilization (MFU)", Numbers.percent(m.mfu()) + " of " + Units.formatFlops(m.peakFlopsPerSecond()),
                     "model FLOPs per step / step time / dense peak (PaLM, Chowdhery et al. 2022, appendix B); peak: "
                             + ceilingSource(run.measuredCeilings(), "dense peak"));
             row(h, "Memory-bound share of the step", Numbers.percent(m.memoryBoundShare()) + " measured, "
-                    + Numbers.percent(d.memoryBoundShare()) + " datasheet",
+                    + datasheet(d, StepResult::memoryBoundShare, Numbers::percent) + " datasheet",
                     "time in operations whose bytes take longer than their FLOPs on the roofline");
             row(h, "Bandwidth sensitivity", String.format(Locale.ROOT, "elasticity %.2f; %s at 0.5\u00d7, %s at 2\u00d7 bandwidth",
                     run.sensitivity().elasticity(), Numbers.roundedDuration(run.sensitivity().halfBandwidthStepSeconds()),
@@ -356,7 +367,7 @@ public final class IndexPage {
             h.append("<tr><td title=\"").append(escape(r.machineSource())).append("\">").append(escape(label))
                     .append("<br><span class=\"sub\">").append(escape(r.machineName())).append("</span></td>")
                     .append(num(Numbers.roundedDuration(r.measured().stepSeconds())))
-                    .append(num(Numbers.roundedDuration(r.datasheet().stepSeconds())))
+                    .append(num(datasheet(r.datasheet(), StepResult::stepSeconds, Numbers::roundedDuration)))
                     .append(num(Numbers.roundedDuration(r.measured().totalSeconds())))
                     .append(num(String.format(Locale.ROOT, "%,.0f", r.measured().tokensPerSecond())))
                     .append(num(Numbers.percent(r.measured().mfu())))

@@ -30,7 +30,7 @@ class RooflineChartTest {
     private static TrainingRun run(List<OperationRow> operations, List<CeilingLine> ceilings) {
         StepResult step = new StepResult(Basis.MEASURED, 1, List.of(), 0.5, 2048, 2048, 10, 10, 1e12, 1e14, 0.3, 0.3);
         StepResult datasheet = new StepResult(Basis.DATASHEET, 1, List.of(), 0.5, 2048, 2048, 10, 10, 1e12, 1e14, 0.3, 0.3);
-        return new TrainingRun("w", "test", 1, 1, null, "profile:x.json", "x (cpu)", "test", step, datasheet, 0,
+        return new TrainingRun("w", "test", 1, 1, null, "profile:x.json", "x (cpu)", "test", step, datasheet, 0.0,
                 new Sensitivity(1, 1.5, 0.75, -0.5), null, operations, ceilings, ceilings, List.of());
     }
 

@@ -5,10 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import membound.report.ReportRenderer;
 import membound.report.Reports;
@@ -71,6 +74,24 @@ class IndexPageTest {
             assertTrue(page.contains(">" + machine + "<br>"), "machines table must list " + machine);
         }
         assertTrue(page.contains("Slowest operations (12 of "), "operations table, 12 rows by default");
+    }
+
+    @Test
+    void shouldSayUnknownWhereTheMachineHasNoDatasheetAndNeverRepeatTheMeasuredFigure(@TempDir Path dir)
+            throws Exception {
+        membound.profile.Profile example = membound.profile.ProfileJson.read(Reports.exampleProfile());
+        membound.profile.Profile bare = new membound.profile.Profile(example.host(),
+                membound.profile.Nominal.unknown("no catalog entry matches this host", "cpu", "gpu"), example.devices(),
+                example.links(), example.efficiency(), example.quality(), example.provenance());
+        Path file = dir.resolve("bare.json");
+        Files.write(file, membound.profile.ProfileJson.toBytes(bare));
+        ReportRenderer.Rendered rendered = ReportRenderer.render(Reports.withWorkload(file, "llama-3.2-1b", "h100"));
+        String page = new String(rendered.files().get(ReportRenderer.INDEX), StandardCharsets.UTF_8);
+
+        assertTrue(page.contains("<td>Predicted step time, datasheet ceilings</td><td class=\"value\">unknown</td>"), page);
+        assertTrue(page.contains(" measured, unknown datasheet"), "the total and the shares say unknown too");
+        String breakdown = new String(rendered.files().get("time-breakdown.svg"), StandardCharsets.UTF_8);
+        assertTrue(breakdown.contains("datasheet: unknown"), "the chart's datasheet bar of the profile says unknown");
     }
 
     @Test

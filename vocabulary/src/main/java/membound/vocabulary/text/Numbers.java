@@ -10,21 +10,33 @@ import java.util.Locale;
  */
 public final class Numbers {
 
+    /** What every formatter here prints for a figure nobody has (NaN): a machine with no datasheet, say. */
+    public static final String UNKNOWN = "unknown";
+
     private Numbers() {
     }
 
     /** {@code 45.3%}. */
     public static String percent(double fraction) {
+        if (Double.isNaN(fraction)) {
+            return UNKNOWN;
+        }
         return String.format(Locale.ROOT, "%.1f%%", 100 * fraction);
     }
 
     /** {@code +4.2%}, {@code -0.8%}. */
     public static String signedPercent(double fraction) {
+        if (Double.isNaN(fraction)) {
+            return UNKNOWN;
+        }
         return String.format(Locale.ROOT, "%+.1f%%", 100 * fraction);
     }
 
     /** {@code 1.24 T}, {@code 2.00 B}, {@code 8.03 M}, {@code 20,480}, {@code 3}, {@code 2.5}. */
     public static String count(double value) {
+        if (Double.isNaN(value)) {
+            return UNKNOWN;
+        }
         if (value >= 1e12) {
             return String.format(Locale.ROOT, "%.2f T", value / 1e12);
         }
@@ -42,6 +54,9 @@ public final class Numbers {
 
     /** A count at a glance, as the report's page shows it: {@code 1.00 B}, {@code 500 M}, {@code 2,048}. */
     public static String roundedCount(double value) {
+        if (Double.isNaN(value)) {
+            return UNKNOWN;
+        }
         if (value >= 1e9) {
             return String.format(Locale.ROOT, "%.2f B", value / 1e9);
         }
@@ -53,6 +68,9 @@ public final class Numbers {
 
     /** {@code 12.5 us}, {@code 840.2 ms}, {@code 2.34 s}, {@code 14.5 min}, {@code 6.2 h}, {@code 13.2 days}. */
     public static String duration(double seconds) {
+        if (Double.isNaN(seconds)) {
+            return UNKNOWN;
+        }
         if (seconds < 1e-3) {
             return String.format(Locale.ROOT, "%.1f us", seconds * 1e6);
         }
@@ -64,6 +82,9 @@ public final class Numbers {
 
     /** A duration at a glance, as the report's page shows it: below a second in whole milliseconds ({@code 840 ms}). */
     public static String roundedDuration(double seconds) {
+        if (Double.isNaN(seconds)) {
+            return UNKNOWN;
+        }
         if (seconds < 1) {
             return String.format(Locale.ROOT, "%.0f ms", seconds * 1e3);
         }
@@ -75,6 +96,9 @@ public final class Numbers {
      * steps compares at a glance: {@code 1.50 s}, {@code 112.3 ms}, {@code 0.42 ms}.
      */
     public static String secondsOrMillis(double seconds) {
+        if (Double.isNaN(seconds)) {
+            return UNKNOWN;
+        }
         if (seconds >= 1) {
             return String.format(Locale.ROOT, "%.2f s", seconds);
         }
@@ -86,6 +110,9 @@ public final class Numbers {
 
     /** Bytes in powers of ten: {@code 1.20 TB}, {@code 16.06 GB}, {@code 4.2 MB}, {@code 512 B}. */
     public static String decimalBytes(double bytes) {
+        if (Double.isNaN(bytes)) {
+            return UNKNOWN;
+        }
         if (bytes >= 1e12) {
             return String.format(Locale.ROOT, "%.2f TB", bytes / 1e12);
         }
@@ -100,6 +127,9 @@ public final class Numbers {
 
     /** Bytes in GiB with one decimal, for memory footprints against a capacity: {@code 15.0 GiB}. */
     public static String gib(double bytes) {
+        if (Double.isNaN(bytes)) {
+            return UNKNOWN;
+        }
         return String.format(Locale.ROOT, "%.1f GiB", bytes / (1L << 30));
     }
 
