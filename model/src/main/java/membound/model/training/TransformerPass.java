@@ -8,8 +8,10 @@ import membound.model.roofline.OperationList;
 import membound.model.roofline.OperationShape;
 import membound.model.roofline.Placement;
 import membound.model.workload.Activation;
+import membound.model.workload.LatentAttention;
 import membound.model.workload.Normalization;
 import membound.model.workload.PositionEncoding;
+import membound.model.workload.QueryKeyNorm;
 import membound.model.workload.Transformer;
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.Precision;
@@ -112,8 +114,15 @@ public final class TransformerPass {
         boolean dropout = s.training() && tf.dropout();
 
         norm("attention norm", count, splitRows, h, normFlops, e);
-        linear("qkv projection", count, rows, h, qDim + 2 * kvDim, 1,
-                part(LoraTarget.Q, qDim), part(LoraTarget.K, kvDim), part(LoraTarget.V, kvDim));
+        if (tf.latentAttention().present()) {
+            latentProjections(count, rows, h, heads);
+        } else {
+            linear("qkv projection", count, rows, h, qDim + 2 * kvDim, 1,
+                    part(LoraTarget.Q, qDim), part(LoraTarget.K, kvDim), part(LoraTarget.V, kvDim));
+        }
+        if (tf.queryKeyNorm() != QueryKeyNorm.NONE) {
+            norm("query and key norms", count, rows, qDim + kvDim, normFlops, e);
+        }
         if (tf.positions() == PositionEncoding.ROTARY) {
             double elements = rows * (qDim + kvDim);
             elementwise("rotary embedding", AccessPattern.COPY, count, 3 * elements,
@@ -122,29 +131,68 @@ public final class TransformerPass {
         int sliding = tf.slidingWindow().layers();
         int full = tf.layers() - sliding;
         double perLayer = count / tf.layers();
+        // What a query reads of the KV cache per key: keys and values, or latent attention's latent and rotary key.
+        double cachedPerKey = tf.latentAttention().present() ? tf.kvCacheElementsPerToken() : 2 * kvDim;
         if (full > 0) {
-            attention("attention", perLayer * full, heads, kvDim, qDim, shape.keyTokens(), dropout);
+            attention("attention", perLayer * full, heads, kvDim, qDim, cachedPerKey, shape.keyTokens(), dropout);
         }
         if (sliding > 0) {
-            attention("attention (sliding window)", perLayer * sliding, heads, kvDim, qDim,
+            attention("attention (sliding window)", perLayer * sliding, heads, kvDim, qDim, cachedPerKey,
                     Math.min(shape.keyTokens(), tf.slidingWindow().tokens()), dropout);
         }
-        linear("attention output projection", count, rows, qDim, h, 1, part(LoraTarget.O, h));
+        double outputIn = heads * tf.valueHeadDimension();
+        linear("attention output projection", count, rows, outputIn, h, 1, part(LoraTarget.O, h));
         residual("attention residual add", count, splitRows, h, e, dropout);
-        norm("mlp norm", count, splitRows, h, normFlops, e);
-        if (tf.experts().sparse()) {
-            mixtureOfExperts(count, rows, h, f, e);
-        } else {
-            double up = tf.activation().gated() ? 2 * f : f;
-            if (tf.activation().gated()) {
-                linear("mlp gate and up projection", count, rows, h, up, 1, part(LoraTarget.GATE, f), part(LoraTarget.UP, f));
-            } else {
-                linear("mlp up projection", count, rows, h, up, 1, part(LoraTarget.UP, f));
+        if (tf.normsPerLayer() > 2) {
+            // Gemma 2 and 3 also norm each sublayer's output before the residual add.
+            norm("sublayer output norms", count * (tf.normsPerLayer() - 2), splitRows, h, normFlops, e);
+        }
+        if (tf.normsPerLayer() >= 2) {
+            norm("mlp norm", count, splitRows, h, normFlops, e);
+        }
+        if (tf.denseMlpLayers() > 0) {
+            mlp("mlp", perLayer * tf.denseMlpLayers(), rows, h, f, e);
+        }
+        if (tf.expertLayers() > 0) {
+            double expertCount = perLayer * tf.expertLayers();
+            mixtureOfExperts(expertCount, rows, h, (double) tf.experts().expertWidth() / t, e);
+            if (tf.experts().sharedWidth() > 0) {
+                mlp("shared expert", expertCount, rows, h, (double) tf.experts().sharedWidth() / t, e);
             }
-            activation(count, rows, f, e);
-            linear("mlp down projection", count, rows, f, h, 1, part(LoraTarget.DOWN, h));
         }
         residual("mlp residual add", count, splitRows, h, e, dropout);
+    }
+
+    /** A dense MLP (or the shared experts every token goes through) of width {@code f}. */
+    private void mlp(String name, double count, double rows, double h, double f, double e) {
+        double up = tf.activation().gated() ? 2 * f : f;
+        if (tf.activation().gated()) {
+            linear(name + " gate and up projection", count, rows, h, up, 1, part(LoraTarget.GATE, f), part(LoraTarget.UP, f));
+        } else {
+            linear(name + " up projection", count, rows, h, up, 1, part(LoraTarget.UP, f));
+        }
+        activation(count, rows, f, e);
+        linear(name + " down projection", count, rows, f, h, 1, part(LoraTarget.DOWN, h));
+    }
+
+    /**
+     * Latent attention's projections (DeepSeek-V2): queries directly or through their latent, the
+     * joint down-projection of keys and values with the rotary key, and their up-projection per head,
+     * run on every row as the Transformers implementation does (an engine that absorbs the
+     * up-projection into the query and output reads the same weights).
+     */
+    private void latentProjections(double count, double rows, double h, double heads) {
+        LatentAttention mla = tf.latentAttention();
+        double queryOut = heads * mla.queryKeyHeadDimension();
+        if (mla.queryRank() > 0) {
+            linear("query down projection", count, rows, h, mla.queryRank(), 1);
+            linear("query up projection", count, rows, mla.queryRank(), queryOut, 1, part(LoraTarget.Q, queryOut));
+        } else {
+            linear("query projection", count, rows, h, queryOut, 1, part(LoraTarget.Q, queryOut));
+        }
+        linear("key/value down projection", count, rows, h, mla.cacheElementsPerToken(), 1);
+        double up = heads * (mla.noPositionDimension() + mla.valueDimension());
+        linear("key/value up projection", count, rows, mla.keyValueRank(), up, 1, part(LoraTarget.K, up));
     }
 
     private void mixtureOfExperts(double count, double rows, double h, double f, double e) {
@@ -209,17 +257,18 @@ public final class TransformerPass {
      * half. Without it the scores are materialized: two batched GEMMs around a softmax, every score
      * written and read back.
      */
-    private void attention(String name, double count, double heads, double kvDim, double qDim, double keys,
-                           boolean dropout) {
+    private void attention(String name, double count, double heads, double kvDim, double qDim, double cachedPerKey,
+                           double keys, boolean dropout) {
         double e = s.activationBytes();
         double batch = shape.batch();
         double queries = shape.queryTokens();
         double rows = shape.rows();
-        double d = tf.headDimension();
+        // QK^T runs over the query/key head width, PV over the value head width (equal but in latent attention).
+        double d = (tf.headDimension() + tf.valueHeadDimension()) / 2.0;
         double keysPerQuery = shape.causal() ? causalKeysPerQuery(queries, keys) : keys;
         double kvBytes = shape.readsKvCache() ? s.kvCacheBytesPerElement() : e;
-        double kvRead = batch * keys * 2 * kvDim * kvBytes;
-        double kvAppend = (shape.readsKvCache() || shape.writesKvCache()) ? rows * 2 * kvDim * s.kvCacheBytesPerElement() : 0;
+        double kvRead = batch * keys * cachedPerKey * kvBytes;
+        double kvAppend = (shape.readsKvCache() || shape.writesKvCache()) ? rows * cachedPerKey * s.kvCacheBytesPerElement() : 0;
         double qBytes = rows * qDim * e;
         // PaLM's model FLOPs: QK^T and PV over every key, no causal saving.
         double modelFlops = 4 * batch * heads * d * queries * Math.min(keys, shape.keyTokens());
