@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 import membound.model.Defaults;
 import membound.model.decode.DecodeSetup;
 import membound.model.decode.WeightFormat;
+import membound.model.decode.WeightScheme;
 import membound.model.machine.Machines;
 import membound.model.machine.Overrides;
 import membound.model.training.Checkpointing;
@@ -216,7 +217,7 @@ public final class PredictOptions {
 
     /** The decode setup of the options; the KV cache, then the activations, are checked in that order. */
     public DecodeSetup decodeSetup() {
-        return new DecodeSetup(context, batch, prompt, WeightFormat.parse(weights),
+        return new DecodeSetup(context, batch, prompt, WeightScheme.parse(weights),
                 Precision.parseTraining("kv-precision", kvPrecision),
                 activationsPrecision != null ? Precision.parseTraining("activations-precision", activationsPrecision)
                         : precision != null ? Precision.parseTraining("precision", precision) : Defaults.ACTIVATION_PRECISION,

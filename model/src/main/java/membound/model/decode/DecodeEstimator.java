@@ -50,11 +50,10 @@ public final class DecodeEstimator {
         ParameterCounts counts = tf.parameters();
         double touchedFraction = tf.experts().sparse()
                 ? tf.experts().expertsTouched(batch) / tf.experts().experts() : 1;
-        double weightParameters = counts.total() - counts.lookupOnly() - counts.experts() + counts.experts() * touchedFraction;
-        double weightBytes = weightParameters * setup.weights().bitsPerWeight() / 8;
+        double weightBytes = setup.weights().bytes(counts, touchedFraction, false);
         double kvBytes = MemoryModel.kvCacheBytes(tf, batch, setup.contextTokens(), setup.kvCache().bytesPerElement());
 
-        MemoryFootprint memory = MemoryModel.decode(tf, setup.weights().bitsPerWeight(), batch,
+        MemoryFootprint memory = MemoryModel.decode(tf, setup.weights().bytes(counts, 1, true), batch,
                 setup.contextTokens(), setup.kvCache().bytesPerElement(), setup.compute().bytesPerElement(), machine);
         List<String> notes = new ArrayList<>(machine.notes());
         notes.add("weights are dequantized inside the GEMM kernels (as llama.cpp does): bytes at "
@@ -102,7 +101,8 @@ public final class DecodeEstimator {
     private static TransformerPass.Settings settings(DecodeSetup setup) {
         double e = setup.compute().bytesPerElement();
         return new TransformerPass.Settings(false, setup.compute(), e, setup.weights().bitsPerWeight(), false, e, false,
-                FineTuning.full(), e, false, 1, true, Checkpointing.NONE, setup.kvCache().bytesPerElement());
+                FineTuning.full(), e, false, 1, true, Checkpointing.NONE, setup.kvCache().bytesPerElement(),
+                setup.weights().overriddenBits());
     }
 
     private static double sum(double[] values) {

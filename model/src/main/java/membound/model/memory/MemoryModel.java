@@ -90,13 +90,13 @@ public final class MemoryModel {
     }
 
     /**
-     * Decode footprint: all weights at the storage format (every expert: any may be chosen), the
+     * Decode footprint: all weights ({@code weightBytes}, every expert: any may be chosen), the
      * KV cache of every sequence at the context length (sliding-window layers cap it at the
      * window), and per-step activations (the FP32 logits dominate).
      */
-    public static MemoryFootprint decode(Transformer tf, double weightBitsPerParameter, double batch, double context,
+    public static MemoryFootprint decode(Transformer tf, double weightBytes, double batch, double context,
                                          double kvBytesPerElement, double activationBytes, Machine machine) {
-        double weights = tf.parameters().total() * weightBitsPerParameter / 8;
+        double weights = weightBytes;
         double kv = kvCacheBytes(tf, batch, context, kvBytesPerElement);
         double activations = batch * ((double) tf.vocabularySize() * Defaults.FP32_BYTES
                 + (4.0 * tf.hiddenSize() + 3.0 * mlpWidthPerToken(tf)) * activationBytes);

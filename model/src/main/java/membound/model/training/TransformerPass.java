@@ -7,11 +7,14 @@ import membound.model.roofline.OperationClass;
 import membound.model.roofline.OperationList;
 import membound.model.roofline.OperationShape;
 import membound.model.roofline.Placement;
+import java.util.Map;
+
 import membound.model.workload.Activation;
 import membound.model.workload.LatentAttention;
 import membound.model.workload.Normalization;
 import membound.model.workload.PositionEncoding;
 import membound.model.workload.QueryKeyNorm;
+import membound.model.workload.TensorKind;
 import membound.model.workload.Transformer;
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.Precision;
@@ -48,11 +51,23 @@ public final class TransformerPass {
      * @param baseTrainable the base weights get gradients (full fine-tuning)
      * @param sparseWeights forward GEMMs run on 2:4 sparse tensor throughput
      * @param kvCacheBytesPerElement precision of the KV cache read or written (decode, prefill)
+     * @param weightBitsByKind stored bits of the kinds of tensor stored otherwise than {@code weightBitsPerParameter}
+     *        (a quantized checkpoint's experts); empty when every weight is stored alike
      */
     public record Settings(boolean training, Precision compute, double activationBytes, double weightBitsPerParameter,
                            boolean dequantizeWeights, double gradientBytes, boolean baseTrainable,
                            FineTuning fineTuning, double adapterBytes, boolean sparseWeights, int tensorParallel,
-                           boolean flashAttention, Checkpointing checkpointing, double kvCacheBytesPerElement) {
+                           boolean flashAttention, Checkpointing checkpointing, double kvCacheBytesPerElement,
+                           Map<TensorKind, Double> weightBitsByKind) {
+
+        public Settings {
+            weightBitsByKind = weightBitsByKind == null ? Map.of() : Map.copyOf(weightBitsByKind);
+        }
+
+        /** Stored bits of one weight of that kind. */
+        public double weightBits(TensorKind kind) {
+            return weightBitsByKind.getOrDefault(kind, weightBitsPerParameter);
+        }
     }
 
     private final Transformer tf;
@@ -117,7 +132,7 @@ public final class TransformerPass {
         if (tf.latentAttention().present()) {
             latentProjections(count, rows, h, heads);
         } else {
-            linear("qkv projection", count, rows, h, qDim + 2 * kvDim, 1,
+            linear(TensorKind.ATTENTION, "qkv projection", count, rows, h, qDim + 2 * kvDim, 1,
                     part(LoraTarget.Q, qDim), part(LoraTarget.K, kvDim), part(LoraTarget.V, kvDim));
         }
         if (tf.queryKeyNorm() != QueryKeyNorm.NONE) {
@@ -141,7 +156,7 @@ public final class TransformerPass {
                     Math.min(shape.keyTokens(), tf.slidingWindow().tokens()), dropout);
         }
         double outputIn = heads * tf.valueHeadDimension();
-        linear("attention output projection", count, rows, outputIn, h, 1, part(LoraTarget.O, h));
+        linear(TensorKind.ATTENTION, "attention output projection", count, rows, outputIn, h, 1, part(LoraTarget.O, h));
         residual("attention residual add", count, splitRows, h, e, dropout);
         if (tf.normsPerLayer() > 2) {
             // Gemma 2 and 3 also norm each sublayer's output before the residual add.
@@ -165,14 +180,15 @@ public final class TransformerPass {
 
     /** A dense MLP (or the shared experts every token goes through) of width {@code f}. */
     private void mlp(String name, double count, double rows, double h, double f, double e) {
+        TensorKind kind = TensorKind.DENSE_MLP;
         double up = tf.activation().gated() ? 2 * f : f;
         if (tf.activation().gated()) {
-            linear(name + " gate and up projection", count, rows, h, up, 1, part(LoraTarget.GATE, f), part(LoraTarget.UP, f));
+            linear(kind, name + " gate and up projection", count, rows, h, up, 1, part(LoraTarget.GATE, f), part(LoraTarget.UP, f));
         } else {
-            linear(name + " up projection", count, rows, h, up, 1, part(LoraTarget.UP, f));
+            linear(kind, name + " up projection", count, rows, h, up, 1, part(LoraTarget.UP, f));
         }
         activation(count, rows, f, e);
-        linear(name + " down projection", count, rows, f, h, 1, part(LoraTarget.DOWN, h));
+        linear(kind, name + " down projection", count, rows, f, h, 1, part(LoraTarget.DOWN, h));
     }
 
     /**
@@ -185,14 +201,14 @@ public final class TransformerPass {
         LatentAttention mla = tf.latentAttention();
         double queryOut = heads * mla.queryKeyHeadDimension();
         if (mla.queryRank() > 0) {
-            linear("query down projection", count, rows, h, mla.queryRank(), 1);
-            linear("query up projection", count, rows, mla.queryRank(), queryOut, 1, part(LoraTarget.Q, queryOut));
+            linear(TensorKind.ATTENTION, "query down projection", count, rows, h, mla.queryRank(), 1);
+            linear(TensorKind.ATTENTION, "query up projection", count, rows, mla.queryRank(), queryOut, 1, part(LoraTarget.Q, queryOut));
         } else {
-            linear("query projection", count, rows, h, queryOut, 1, part(LoraTarget.Q, queryOut));
+            linear(TensorKind.ATTENTION, "query projection", count, rows, h, queryOut, 1, part(LoraTarget.Q, queryOut));
         }
-        linear("key/value down projection", count, rows, h, mla.cacheElementsPerToken(), 1);
+        linear(TensorKind.ATTENTION, "key/value down projection", count, rows, h, mla.cacheElementsPerToken(), 1);
         double up = heads * (mla.noPositionDimension() + mla.valueDimension());
-        linear("key/value up projection", count, rows, mla.keyValueRank(), up, 1, part(LoraTarget.K, up));
+        linear(TensorKind.ATTENTION, "key/value up projection", count, rows, mla.keyValueRank(), up, 1, part(LoraTarget.K, up));
     }
 
     private void mixtureOfExperts(double count, double rows, double h, double f, double e) {
@@ -200,7 +216,7 @@ public final class TransformerPass {
         int k = tf.experts().expertsPerToken();
         double routed = rows * k;
         double touched = tf.experts().expertsTouched(rows);
-        linear("router", count, rows, h, experts, 1);
+        linear(TensorKind.ROUTER, "router", count, rows, h, experts, 1);
         elementwise("top-k routing", AccessPattern.COPY, count, 5 * rows * experts,
                 rows * experts * e, rows * k * 2 * Defaults.FP32_BYTES, rows * k * 2 * Defaults.FP32_BYTES,
                 rows * experts * e);
@@ -208,13 +224,13 @@ public final class TransformerPass {
                 routed * h * e, rows * h * e);
         double up = tf.activation().gated() ? 2 * f : f;
         if (tf.activation().gated()) {
-            linear("expert gate and up projections", count, routed, h, up, touched, part(LoraTarget.GATE, f),
+            linear(TensorKind.EXPERTS, "expert gate and up projections", count, routed, h, up, touched, part(LoraTarget.GATE, f),
                     part(LoraTarget.UP, f));
         } else {
-            linear("expert up projections", count, routed, h, up, touched, part(LoraTarget.UP, f));
+            linear(TensorKind.EXPERTS, "expert up projections", count, routed, h, up, touched, part(LoraTarget.UP, f));
         }
         activation(count, routed, f, e);
-        linear("expert down projections", count, routed, f, h, touched, part(LoraTarget.DOWN, h));
+        linear(TensorKind.EXPERTS, "expert down projections", count, routed, f, h, touched, part(LoraTarget.DOWN, h));
         elementwise("expert combine", AccessPattern.TRIAD, count, 2 * routed * h, routed * h * e + routed * 4,
                 rows * h * e, rows * h * e, routed * h * e);
     }
@@ -356,7 +372,7 @@ public final class TransformerPass {
         double e = s.activationBytes();
         double rows = shape.rows();
         double h = tf.hiddenSize();
-        double wBytes = s.weightBitsPerParameter() / 8;
+        double wBytes = s.weightBits(TensorKind.EMBEDDING) / 8;
         boolean trainable = s.training() && s.baseTrainable();
         forward.add(OperationList.elementwise("embedding lookup", OperationClass.FORWARD, AccessPattern.COPY,
                 microBatches, 0, rows * h * wBytes, rows * h * e));
@@ -382,7 +398,7 @@ public final class TransformerPass {
         double vocabulary = (double) tf.vocabularySize() / s.tensorParallel();
         norm("final norm", microBatches, s.training() ? rows / s.tensorParallel() : rows, h,
                 tf.normalization().flopsPerElement(), e);
-        linear("output projection (LM head)", microBatches, rows, h, vocabulary, 1);
+        linear(TensorKind.LM_HEAD, "output projection (LM head)", microBatches, rows, h, vocabulary, 1);
         double logits = rows * vocabulary;
         if (s.training()) {
             // The loss runs in FP32: the logits are read, an FP32 softmax is kept for the backward pass.
@@ -410,11 +426,11 @@ public final class TransformerPass {
      * inner x columns, the weight bytes are those of every matrix touched), its input and weight
      * gradients, LoRA adapters on the targeted parts, and QLoRA's dequantization.
      */
-    private void linear(String name, double count, double rows, double inner, double columns, double matrices,
-                        Part... parts) {
+    private void linear(TensorKind kind, String name, double count, double rows, double inner, double columns,
+                        double matrices, Part... parts) {
         double e = s.activationBytes();
         double weights = inner * columns * matrices;
-        double storedBytes = weights * s.weightBitsPerParameter() / 8;
+        double storedBytes = weights * s.weightBits(kind) / 8;
         double readBytes = storedBytes;
         Operation dequantize = null;
         if (s.dequantizeWeights()) {

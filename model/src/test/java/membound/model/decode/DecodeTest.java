@@ -60,4 +60,26 @@ class DecodeTest {
         // 12 full layers x 100,000 tokens + 12 sliding layers x 128 tokens, 8 KV heads x 64, K and V, 2 bytes.
         assertEquals(2.0 * 8 * 64 * (12 * 100_000 + 12 * 128) * 2, p.kvCacheBytesPerStep(), 1);
     }
+
+    /**
+     * gpt-oss as released keeps attention, router, embeddings and LM head in BF16 and only the experts
+     * in MXFP4: a decode step reads those at 16 bits, not at 4.25.
+     */
+    @Test
+    void shouldReadGptOssExpertsInMxfp4AndTheRestInBf16() {
+        Transformer oss = membound.model.workload.Presets.get("gpt-oss-20b");
+        DecodeSetup released = DecodeSetup.defaults(WeightScheme.parse("gpt-oss-mxfp4"));
+        DecodeSetup everyTensor = DecodeSetup.defaults(WeightFormat.parse("mxfp4"));
+        var counts = oss.parameters();
+        double touched = oss.experts().expertsTouched(1) / oss.experts().experts();
+        double expected = (counts.experts() * touched * 4.25
+                + (counts.attention() + counts.router() + counts.norms() + counts.unembedding()) * 16) / 8;
+        assertEquals(expected, released.weights().bytes(counts, touched, false), 1);
+        var machine = membound.model.machine.Machines.datasheet("dgx-spark");
+        DecodePrediction mixed = DecodeEstimator.predict(oss, released, machine);
+        DecodePrediction uniform = DecodeEstimator.predict(oss, everyTensor, machine);
+        assertEquals(expected, mixed.weightBytesPerStep(), 1);
+        assertTrue(mixed.tokensPerSecond() < uniform.tokensPerSecond(), "BF16 attention and LM head are read slower");
+        assertEquals(WeightScheme.parse("bf16,experts=mxfp4").overriddenBits(), released.weights().overriddenBits());
+    }
 }
