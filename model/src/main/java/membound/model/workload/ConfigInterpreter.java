@@ -38,7 +38,7 @@ final class ConfigInterpreter {
             "n_inner", "n_positions", "full_attention_interval", "linear_num_value_heads", "linear_num_key_heads",
             "linear_key_head_dim", "linear_value_head_dim", "linear_conv_kernel_dim", "hybrid_override_pattern",
             "mamba_num_heads", "ssm_state_size", "num_kv_shared_layers", "laurel_rank", "altup_num_inputs",
-            "hidden_size_per_layer_input", "use_qk_norm", "qk_layernorm", "kv_channels", "num_query_groups");
+            "hidden_size_per_layer_input", "use_qk_norm", "qk_layernorm", "kv_channels", "num_query_groups", "n_embed");
 
     private static final String SLIDING = "sliding_attention";
     private static final String FULL = "full_attention";
@@ -74,7 +74,7 @@ final class ConfigInterpreter {
         Transformer.Builder b = Transformer.builder(name);
         Transformer tf = switch (type) {
             case "gpt_neox" -> gptNeoX(f, b);
-            case "falcon" -> falcon(f, b);
+            case "falcon", "RefinedWeb", "RefinedWebModel" -> falcon(f, b);
             default -> type.equals("gpt2") || (type.isEmpty() && body.has("n_embd")) ? gpt2(f, b) : decoder(f, b, type);
         };
         if (f.nullableInt("num_nextn_predict_layers") > 0) {
@@ -143,8 +143,10 @@ final class ConfigInterpreter {
     }
 
     private static Transformer falcon(ConfigFields f, Transformer.Builder b) {
-        int hidden = f.requiredInt("hidden_size");
-        int heads = f.requiredInt("num_attention_heads");
+        // The first Falcon configs (model_type RefinedWebModel) name the sizes as FalconConfig's aliases do.
+        int hidden = f.requiredInt(f.given("n_embed") ? "n_embed" : "hidden_size");
+        int heads = f.requiredInt(f.given("n_head") ? "n_head" : "num_attention_heads");
+        int layers = f.requiredInt(f.given("n_layer") ? "n_layer" : "num_hidden_layers");
         if (hidden % heads != 0) {
             throw new BadInputException("num_attention_heads must divide hidden_size (" + hidden + "): file="
                     + f.origin + ", num_attention_heads=" + heads);
@@ -163,7 +165,7 @@ final class ConfigInterpreter {
         f.given("alibi");  // ALiBi instead of rotary positions: no parameters
         return b.vocabularySize(f.requiredInt("vocab_size"))
                 .hiddenSize(hidden)
-                .layers(f.requiredInt("num_hidden_layers"))
+                .layers(layers)
                 .attentionHeads(heads)
                 .keyValueHeads(kvHeads)
                 .headDimension(hidden / heads)

@@ -85,6 +85,9 @@ final class TransformersDefaults {
         put("falcon", Map.of("vocab_size", 65024, "hidden_size", 4544, "num_hidden_layers", 32,
                 "num_attention_heads", 71, "multi_query", true, "new_decoder_architecture", false,
                 "parallel_attn", true, "bias", false, "max_position_embeddings", 2048, "tie_word_embeddings", true));
+        // Falcon's first configs, which Transformers reads as FalconConfig.
+        BY_TYPE.put("RefinedWebModel", BY_TYPE.get("falcon"));
+        BY_TYPE.put("RefinedWeb", BY_TYPE.get("falcon"));
     }
 
     /** Multimodal configs whose {@code text_config} does not name its own model_type. */

@@ -50,6 +50,8 @@ class ConfigCorpusTest {
                 case "active" -> p.active();
                 case "active-without-input-embedding" -> p.active() - p.embedding();
                 case "non-embedding" -> p.total() - p.embedding() - p.positionEmbedding() - vocabularyTable();
+                // A checkpoint that saves a tied table under both its names stores it twice.
+                case "stored-with-tied-table-twice" -> p.total() + (transformer().tiedEmbeddings() ? vocabularyTable() : 0);
                 default -> throw new IllegalArgumentException("unknown quantity " + quantity);
             };
         }
