@@ -86,7 +86,7 @@ public final class PredictionReport {
     public static void decode(PrintWriter out, DecodePrediction p) {
         DecodeSetup s = p.setup();
         // A checkpoint stored per tensor kind has no one figure of bits per weight: its formats are in its name.
-        String bits = s.weights().overrides().isEmpty() ? trim(s.weights().bitsPerWeight()) + " bits per weight: " : "";
+        String bits = s.weights().isUniform() ? trim(s.weights().bitsPerWeight()) + " bits per weight: " : "";
         out.printf(Locale.ROOT, "%s decode on %s: weights %s (%s%s), KV cache %s, context %d, batch %d%n",
                 p.workload(), p.machine(), s.weights().name(), bits, p.weightsSource(),
                 s.kvCache().label(), s.contextTokens(), s.batch());

@@ -30,7 +30,9 @@ public final class DecodeEstimator {
     private DecodeEstimator() {
     }
 
-    public static DecodePrediction predict(Transformer tf, DecodeSetup setup, Machine machine) {
+    public static DecodePrediction predict(Transformer tf, DecodeSetup asGiven, Machine machine) {
+        // A llama.cpp mix takes its per-tensor types from this model's shapes.
+        DecodeSetup setup = asGiven.withWeights(asGiven.weights().resolve(tf));
         List<Operation> step = decodeStep(tf, setup);
         List<Operation> prefill = prefill(tf, setup);
         int tenants = setup.tenants();
@@ -58,6 +60,9 @@ public final class DecodeEstimator {
         List<String> notes = new ArrayList<>(machine.notes());
         notes.add("weights are dequantized inside the GEMM kernels (as llama.cpp does): bytes at "
                 + setup.weights().name() + ", arithmetic in " + setup.compute().label());
+        if (!setup.weights().isUniform()) {
+            notes.add("weights per tensor kind: " + setup.weights().describeKinds(counts));
+        }
         if (tf.experts().sparse()) {
             notes.add(String.format(java.util.Locale.ROOT, "mixture of experts: a step of batch %d reads %.1f of %d experts per layer "
                     + "(expected distinct experts under uniform routing)", setup.batch(),

@@ -44,6 +44,10 @@ public record DecodeSetup(int contextTokens, int batch, int promptTokens, Weight
                 weights, Defaults.KV_CACHE_PRECISION, Defaults.ACTIVATION_PRECISION, 1);
     }
 
+    public DecodeSetup withWeights(WeightScheme replaced) {
+        return new DecodeSetup(contextTokens, batch, promptTokens, replaced, kvCache, compute, tenants);
+    }
+
     private static void positive(String what, int value) {
         if (value <= 0) {
             throw new BadInputException(what + " must be positive: " + what + "=" + value);

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import membound.model.workload.ParameterCounts;
+import membound.model.workload.Transformer;
 import membound.model.workload.TensorKind;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.text.Names;
@@ -15,9 +16,11 @@ import membound.vocabulary.text.Names;
  * How a checkpoint stores its weights: one {@link WeightFormat} per {@link TensorKind}, a base
  * format for every kind not overridden. {@code --weights} reads it: a format ({@code Q8_0}: every
  * tensor alike), a base and overrides ({@code bf16,experts=mxfp4}), overrides alone (on BF16), or a
- * published convention by name ({@code gpt-oss-mxfp4}).
+ * published convention by name ({@code gpt-oss-mxfp4}; llama.cpp's mixes {@code Q4_K_M}, {@code Q5_K_M},
+ * whose types depend on the model's shapes: {@link #resolve} them against the model first).
  */
-public record WeightScheme(String name, WeightFormat base, Map<TensorKind, WeightFormat> overrides, String source) {
+public record WeightScheme(String name, WeightFormat base, Map<TensorKind, WeightFormat> overrides, String source,
+                           GgufMix mix) {
 
     private static final String GPT_OSS = "gpt-oss-mxfp4";
 
@@ -30,7 +33,17 @@ public record WeightScheme(String name, WeightFormat base, Map<TensorKind, Weigh
 
     /** Every tensor in one format. */
     public static WeightScheme uniform(WeightFormat format) {
-        return new WeightScheme(format.name(), format, Map.of(), format.source());
+        return new WeightScheme(format.name(), format, Map.of(), format.source(), null);
+    }
+
+    /** Every tensor alike: one bits-per-weight figure describes the checkpoint. */
+    public boolean isUniform() {
+        return overrides.isEmpty() && mix == null;
+    }
+
+    /** The scheme for this model: a llama.cpp mix gets its per-tensor types from the model's shapes. */
+    public WeightScheme resolve(Transformer tf) {
+        return mix == null ? this : mix.scheme(tf);
     }
 
     public WeightFormat format(TensorKind kind) {
@@ -65,6 +78,22 @@ public record WeightScheme(String name, WeightFormat base, Map<TensorKind, Weigh
         return bits / 8;
     }
 
+    /** Each kind the model has, with its format and bits, for the notes: {@code experts 4.25 bits (MXFP4), ...}. */
+    public String describeKinds(ParameterCounts p) {
+        Map<TensorKind, Long> sizes = Map.of(TensorKind.EXPERTS, p.experts(), TensorKind.ATTENTION, p.attention(),
+                TensorKind.DENSE_MLP, p.mlp(), TensorKind.ROUTER, p.router(), TensorKind.EMBEDDING, p.lookupOnly(),
+                TensorKind.LM_HEAD, p.unembedding(), TensorKind.NORMS, p.norms());
+        List<String> parts = new ArrayList<>();
+        for (TensorKind kind : TensorKind.values()) {
+            if (sizes.get(kind) == 0) {
+                continue;
+            }
+            WeightFormat format = format(kind);
+            parts.add(String.format(Locale.ROOT, "%s %.3g bits (%s)", kind.label(), format.bitsPerWeight(), format.name()));
+        }
+        return String.join(", ", parts);
+    }
+
     private double bits(TensorKind kind) {
         return format(kind).bitsPerWeight();
     }
@@ -74,6 +103,11 @@ public record WeightScheme(String name, WeightFormat base, Map<TensorKind, Weigh
         String trimmed = text == null ? "" : text.trim();
         if (trimmed.equalsIgnoreCase(GPT_OSS)) {
             return gptOss();
+        }
+        GgufMix mix = GgufMix.named(trimmed);
+        if (mix != null) {
+            return new WeightScheme(mix.name() + " (llama.cpp mix)", mix.defaultFormat(), Map.of(),
+                    "llama.cpp src/llama-quant.cpp per-tensor types for " + mix.name(), mix);
         }
         if (!trimmed.contains("=")) {
             return uniform(WeightFormat.parse(trimmed));
@@ -97,7 +131,7 @@ public record WeightScheme(String name, WeightFormat base, Map<TensorKind, Weigh
         List<String> parts = new ArrayList<>();
         overrides.forEach((kind, format) -> parts.add(kind.label() + " " + format.name()));
         return new WeightScheme(base.name() + ", " + String.join(", ", parts), base, overrides,
-                base.source() + "; overridden per tensor kind as given");
+                base.source() + "; overridden per tensor kind as given", null);
     }
 
     /**
@@ -110,7 +144,7 @@ public record WeightScheme(String name, WeightFormat base, Map<TensorKind, Weigh
         return new WeightScheme(GPT_OSS + " (experts MXFP4, the rest BF16)", bf16,
                 Map.of(TensorKind.EXPERTS, WeightFormat.parse("mxfp4")),
                 "gpt-oss config.json quantization_config: mxfp4 for the MoE experts, modules_to_not_convert "
-                        + "self_attn, mlp.router, embed_tokens, lm_head (BF16)");
+                        + "self_attn, mlp.router, embed_tokens, lm_head (BF16)", null);
     }
 
     private static TensorKind kind(String label, String text) {

@@ -24,8 +24,11 @@ class DecodeTest {
         assertEquals(6.5625, WeightFormat.parse("Q6_K").bitsPerWeight());
         assertEquals(4.25, WeightFormat.parse("mxfp4").bitsPerWeight());
         assertEquals(5.0, WeightFormat.parse("5bits").bitsPerWeight());
+        // A mix is no single block format: the weight scheme reads it, llama.cpp's quantizer rules applied.
         BadInputException mixed = assertThrows(BadInputException.class, () -> WeightFormat.parse("Q4_K_M"));
-        assertTrue(mixed.getMessage().contains("did you mean Q4_K"), mixed.getMessage());
+        assertTrue(mixed.getMessage().contains("(Q4_K_M, Q5_K_M, Q6_K, Q8_0)"), mixed.getMessage());
+        BadInputException unknownMix = assertThrows(BadInputException.class, () -> WeightScheme.parse("Q3_K_M"));
+        assertTrue(unknownMix.getMessage().endsWith("weights=Q3_K_M"), unknownMix.getMessage());
     }
 
     @Test
