@@ -5,6 +5,8 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import membound.model.workload.ParameterCounts;
 import membound.model.workload.Transformer;
@@ -23,6 +25,7 @@ public record WeightScheme(String name, WeightFormat base, Map<TensorKind, Weigh
                            GgufMix mix) {
 
     private static final String GPT_OSS = "gpt-oss-mxfp4";
+    private static final Pattern GROUPED_INT4 = Pattern.compile("(awq|gptq)-int4-g([0-9]{1,5})");
 
     public WeightScheme {
         if (base == null) {
@@ -104,6 +107,10 @@ public record WeightScheme(String name, WeightFormat base, Map<TensorKind, Weigh
         if (trimmed.equalsIgnoreCase(GPT_OSS)) {
             return gptOss();
         }
+        WeightScheme checkpoint = checkpointConvention(trimmed.toLowerCase(Locale.ROOT));
+        if (checkpoint != null) {
+            return checkpoint;
+        }
         GgufMix mix = GgufMix.named(trimmed);
         if (mix != null) {
             return new WeightScheme(mix.name() + " (llama.cpp mix)", mix.defaultFormat(), Map.of(),
@@ -145,6 +152,52 @@ public record WeightScheme(String name, WeightFormat base, Map<TensorKind, Weigh
                 Map.of(TensorKind.EXPERTS, WeightFormat.parse("mxfp4")),
                 "gpt-oss config.json quantization_config: mxfp4 for the MoE experts, modules_to_not_convert "
                         + "self_attn, mlp.router, embed_tokens, lm_head (BF16)", null);
+    }
+
+    /**
+     * The published conventions of quantized checkpoints, by name: the linear layers of the blocks
+     * (attention, MLP, experts) in the quantized format, the rest (embeddings, LM head, router, norms)
+     * in 16 bits. {@code awq-int4-gN} and {@code gptq-int4-gN}: AutoAWQ's and AutoGPTQ's layout, a
+     * 4-bit weight plus an FP16 scale and a 4-bit zero point per group of N inputs (4 + 20/N bits;
+     * GPTQ's g_idx, 32 bits per input row, is left out: under 0.01 bit per weight at 4096 outputs).
+     * {@code fp8-block128}: FP8 E4M3 with an FP32 scale per 128 x 128 block (config.json
+     * quantization_config: quant_method fp8, weight_block_size [128, 128], as Qwen3-*-FP8 and
+     * DeepSeek-V3 publish). {@code nvfp4-modelopt}: NVIDIA ModelOpt's NVFP4 (hf_quant_config.json:
+     * quant_algo NVFP4, group_size 16, exclude_modules lm_head and the MoE router gates).
+     */
+    private static WeightScheme checkpointConvention(String name) {
+        Matcher group = GROUPED_INT4.matcher(name);
+        if (group.matches()) {
+            int size = Integer.parseInt(group.group(2));
+            if (size < 8) {
+                throw new BadInputException("weights group size must be at least 8: weights=" + name);
+            }
+            double bits = 4 + 20.0 / size;
+            String method = group.group(1).toUpperCase(Locale.ROOT);
+            return blocksIn(name, new WeightFormat(method + " int4 g" + size, bits, method + " layout: 4-bit weights, "
+                    + "an FP16 scale and a 4-bit zero point per " + size + " inputs"), WeightFormat.parse("f16"),
+                    method + " checkpoint: the blocks' linear layers quantized, embeddings, LM head and router in FP16");
+        }
+        return switch (name) {
+            case "fp8-block128" -> blocksIn(name, new WeightFormat("FP8 block 128", 8 + 32.0 / (128 * 128),
+                    "FP8 E4M3 with an FP32 scale per 128 x 128 block"), WeightFormat.parse("bf16"),
+                    "config.json quantization_config quant_method fp8, weight_block_size [128, 128] (Qwen3-*-FP8, "
+                            + "DeepSeek-V3): the blocks' linear layers in FP8, embeddings, LM head and router in BF16");
+            case "nvfp4-modelopt" -> blocksIn(name, WeightFormat.parse("nvfp4"), WeightFormat.parse("bf16"),
+                    "NVIDIA ModelOpt hf_quant_config.json: quant_algo NVFP4, group_size 16, exclude_modules lm_head "
+                            + "and the router gates (nvidia/Qwen3-235B-A22B-NVFP4)");
+            default -> null;
+        };
+    }
+
+    /** The blocks' linear layers (attention, dense MLP, experts) in {@code quantized}, everything else in {@code rest}. */
+    private static WeightScheme blocksIn(String name, WeightFormat quantized, WeightFormat rest, String source) {
+        Map<TensorKind, WeightFormat> overrides = new EnumMap<>(TensorKind.class);
+        for (TensorKind kind : List.of(TensorKind.ATTENTION, TensorKind.DENSE_MLP, TensorKind.EXPERTS)) {
+            overrides.put(kind, quantized);
+        }
+        return new WeightScheme(name + " (" + quantized.name() + " blocks, the rest " + rest.name() + ")", rest, overrides,
+                source, null);
     }
 
     private static TensorKind kind(String label, String text) {

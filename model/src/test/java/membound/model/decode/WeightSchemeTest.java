@@ -85,4 +85,19 @@ class WeightSchemeTest {
                 + "embedding, lm-head, norms): weights=bf16,expert=mxfp4 (kind expert)"), e.getMessage());
         assertTrue(!e.getMessage().contains("\n"));
     }
+
+    @Test
+    void shouldKnowTheQuantizedCheckpointConventions() {
+        WeightScheme awq = WeightScheme.parse("awq-int4-g128");
+        assertEquals(4 + 20.0 / 128, awq.format(TensorKind.EXPERTS).bitsPerWeight(), 1e-12);
+        assertEquals(16, awq.format(TensorKind.LM_HEAD).bitsPerWeight());
+        assertEquals(4 + 20.0 / 64, WeightScheme.parse("gptq-int4-g64").format(TensorKind.ATTENTION).bitsPerWeight(), 1e-12);
+        WeightScheme fp8 = WeightScheme.parse("fp8-block128");
+        assertEquals(8 + 32.0 / 16384, fp8.format(TensorKind.DENSE_MLP).bitsPerWeight(), 1e-12);
+        assertEquals(16, fp8.format(TensorKind.EMBEDDING).bitsPerWeight());
+        WeightScheme nvfp4 = WeightScheme.parse("nvfp4-modelopt");
+        assertEquals(4.5, nvfp4.format(TensorKind.ATTENTION).bitsPerWeight());
+        assertEquals(16, nvfp4.format(TensorKind.ROUTER).bitsPerWeight());
+        assertThrows(BadInputException.class, () -> WeightScheme.parse("awq-int4-g4"));
+    }
 }
