@@ -15,8 +15,9 @@ import membound.model.workload.TensorKind;
  * (and a tied embedding) gets Q6_K unless the default is Q8_0; with exactly 8 experts (Mixtral) the
  * key and value projections get Q8_0 and, in Q4_K_M, the attention output Q5_K; on a 70B Llama
  * (80 layers of 8192) a Q4_K value projection becomes Q5_K. A K-quant whose rows are not a multiple
- * of 256 falls back (Q4_K to Q5_0, Q5_K to Q5_1, Q6_K to Q8_0). Norms, biases and the router stay
- * at 32 bits. Not modelled: Falcon's own exceptions, and the fused QKV tensor of Phi-3, GPT-NeoX and
+ * of 256 falls back (Q4_K to Q5_0, Q5_K to Q5_1, Q6_K to Q8_0). Norms, biases and the router
+ * ({@code ffn_gate_inp}) stay at 32 bits: convert_hf_to_gguf.py writes them in F32 ("some tensor types
+ * are always in float32") and the quantizer leaves norms and the router as they are. Not modelled: Falcon's own exceptions, and the fused QKV tensor of Phi-3, GPT-NeoX and
  * Falcon GGUFs (taken as three projections).
  *
  * <p>The result is a {@link WeightScheme} whose per-kind figure is the bits of that kind's tensors

@@ -35,9 +35,17 @@ public final class HuggingFaceConfig {
         } catch (IOException e) {
             throw new BadInputException("config.json must be readable: file=" + file + " (" + e.getMessage() + ")");
         }
+        return parse(text, file.toString(), fallbackName(file));
+    }
+
+    /** A config.json is named after its directory (a checkpoint's); any other file after itself. */
+    private static String fallbackName(Path file) {
+        String own = file.getFileName() == null ? "config.json" : file.getFileName().toString();
+        if (!own.equals("config.json")) {
+            return own.endsWith(".json") ? own.substring(0, own.length() - ".json".length()) : own;
+        }
         Path parent = file.toAbsolutePath().getParent();
-        String fallbackName = parent != null && parent.getFileName() != null ? parent.getFileName().toString() : "config";
-        return parse(text, file.toString(), fallbackName);
+        return parent != null && parent.getFileName() != null ? parent.getFileName().toString() : "config";
     }
 
     /**
