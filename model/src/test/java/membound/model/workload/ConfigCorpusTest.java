@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * count its publisher states ({@code expected.tsv}, with the source of each figure). A count agrees
  * when it is within 0.5% of the figure or within one unit of the figure's last published digit,
  * whichever is wider: model cards round or truncate ("3.3B activated" for 3.35 B), as
- * {@link PresetsTest} has it. Run {@link #main} to print the table.
+ * {@link PresetsTest} has it. The table goes to {@code model/target/config-corpus.md}.
  */
 class ConfigCorpusTest {
 
@@ -112,13 +112,22 @@ class ConfigCorpusTest {
         }
     }
 
-    /** Prints the corpus table: config, source, published figure, computed count, error. */
-    public static void main(String[] args) throws IOException {
-        System.out.println("| config | quantity | published | computed | error | tolerance | source |");
-        System.out.println("|---|---|---|---|---|---|---|");
-        for (Expectation row : expectations()) {
-            System.out.printf(Locale.ROOT, "| %s | %s | %.4g | %,d | %+.2f%% | %.2f%% | %s |%n", row.file(), row.quantity(),
-                    row.expected(), row.computed(), 100 * row.error(), 100 * row.tolerance(), row.source());
+    /**
+     * Writes the corpus table (config, quantity, published figure, computed count, error, tolerance,
+     * source) to {@code target/config-corpus.md}, one row per published figure.
+     */
+    @Test
+    void shouldWriteTheCorpusTable() throws IOException {
+        List<Expectation> rows = expectations();
+        StringBuilder table = new StringBuilder("| config | quantity | published | computed | error | tolerance | source |\n"
+                + "|---|---|---|---|---|---|---|\n");
+        for (Expectation row : rows) {
+            table.append(String.format(Locale.ROOT, "| %s | %s | %.4g | %,d | %+.2f%% | %.2f%% | %s |%n", row.file(),
+                    row.quantity(), row.expected(), row.computed(), 100 * row.error(), 100 * row.tolerance(), row.source()));
         }
+        Path out = Path.of("target", "config-corpus.md");
+        Files.createDirectories(out.getParent());
+        Files.writeString(out, table);
+        assertEquals(rows.size() + 2, Files.readAllLines(out).size());
     }
 }
