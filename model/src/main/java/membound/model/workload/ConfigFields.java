@@ -6,6 +6,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -87,36 +89,30 @@ final class ConfigFields {
     }
 
     double number(String field, double fallback) {
-        JsonNode node = node(field);
-        if (node == null || node.isNull()) {
-            return fallback;
-        }
-        if (!node.isNumber() || !(node.doubleValue() >= 0)) {
-            throw new BadInputException(field + " must be a number of zero or more: file=" + origin + ", " + field + "=" + node);
-        }
-        return node.doubleValue();
+        return scalar(field, fallback, Double.class, n -> n.isNumber() && n.doubleValue() >= 0, "a number of zero or more",
+                JsonNode::doubleValue);
     }
 
     boolean bool(String field, boolean fallback) {
-        JsonNode node = node(field);
-        if (node == null || node.isNull()) {
-            return defaults.get(field) instanceof Boolean value ? value : fallback;
-        }
-        if (!node.isBoolean()) {
-            throw new BadInputException(field + " must be true or false: file=" + origin + ", " + field + "=" + node);
-        }
-        return node.booleanValue();
+        return scalar(field, fallback, Boolean.class, JsonNode::isBoolean, "true or false", JsonNode::booleanValue);
     }
 
     String text(String field, String fallback) {
+        return scalar(field, fallback, String.class, JsonNode::isTextual, "a string", JsonNode::textValue);
+    }
+
+    /** A scalar field: absent or null, the model_type's default or {@code fallback}; of the wrong kind, an error. */
+    private <T> T scalar(String field, T fallback, Class<T> type, Predicate<JsonNode> fits, String rule,
+                         Function<JsonNode, T> value) {
         JsonNode node = node(field);
         if (node == null || node.isNull()) {
-            return defaults.get(field) instanceof String value ? value : fallback;
+            Object preset = defaults.get(field);
+            return type.isInstance(preset) ? type.cast(preset) : fallback;
         }
-        if (!node.isTextual()) {
-            throw new BadInputException(field + " must be a string: file=" + origin + ", " + field + "=" + node);
+        if (!fits.test(node)) {
+            throw new BadInputException(field + " must be " + rule + ": file=" + origin + ", " + field + "=" + node);
         }
-        return node.textValue();
+        return value.apply(node);
     }
 
     /** The strings of the list {@code field}; null if there is no such list. */
