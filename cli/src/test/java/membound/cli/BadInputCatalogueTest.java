@@ -125,7 +125,9 @@ class BadInputCatalogueTest {
                 Map.of("bad.json", example.replaceFirst("\"level\": \"DRAM\"", "\"level\": \"L9\"")),
                 "show", "@bad.json"));
         // config.json.
-        cases.add(of("config.json", "missing fields", "hidden_size", Map.of("config.json", "{\"model_type\":\"llama\"}"),
+        // No model_type, so no Transformers defaults to fall back on.
+        cases.add(of("config.json", "missing fields", "hidden_size",
+                Map.of("config.json", "{\"architectures\":[\"LlamaForCausalLM\"]}"),
                 "predict", "--model", "@config.json", "--hardware", "h100"));
         cases.add(of("config.json", "wrong type", "config.json",
                 Map.of("config.json", "{\"model_type\":\"llama\",\"hidden_size\":\"big\"}"),

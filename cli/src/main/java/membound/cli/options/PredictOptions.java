@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 import membound.model.Defaults;
 import membound.model.decode.DecodeSetup;
 import membound.model.decode.WeightFormat;
+import membound.model.decode.WeightScheme;
 import membound.model.machine.Machines;
 import membound.model.machine.Overrides;
 import membound.model.training.Checkpointing;
@@ -155,7 +156,11 @@ public final class PredictOptions {
     @Option(names = "--decode", description = "Predict inference (decode tokens/s) instead of training.")
     boolean decode;
 
-    @Option(names = "--weights", paramLabel = "FORMAT|BITS", description = "Decode weight format (Q4_0, Q8_0, bf16, mxfp4, ...) or bits per weight.")
+    @Option(names = "--weights", paramLabel = "SCHEME", description = "Decode weights as stored: a format for every tensor "
+            + "(Q4_0, bf16, mxfp4, ... or bits per weight), a llama.cpp mix (Q4_K_M, Q5_K_M, Q6_K, Q8_0), a checkpoint "
+            + "convention (gpt-oss-mxfp4, awq-int4-g128, gptq-int4-g128, fp8-block128, nvfp4-modelopt), or a base "
+            + "with per-kind overrides (bf16,experts=mxfp4; kinds: experts, attention, dense-mlp, router, embedding, "
+            + "lm-head, norms).")
     String weights = "bf16";
 
     @Option(names = "--context", paramLabel = "N", description = "Decode: tokens in each sequence's KV cache (default 4096).")
@@ -216,7 +221,7 @@ public final class PredictOptions {
 
     /** The decode setup of the options; the KV cache, then the activations, are checked in that order. */
     public DecodeSetup decodeSetup() {
-        return new DecodeSetup(context, batch, prompt, WeightFormat.parse(weights),
+        return new DecodeSetup(context, batch, prompt, WeightScheme.parse(weights),
                 Precision.parseTraining("kv-precision", kvPrecision),
                 activationsPrecision != null ? Precision.parseTraining("activations-precision", activationsPrecision)
                         : precision != null ? Precision.parseTraining("precision", precision) : Defaults.ACTIVATION_PRECISION,

@@ -86,8 +86,10 @@ public final class PredictionReport {
 
     public static void decode(PrintWriter out, DecodePrediction p) {
         DecodeSetup s = p.setup();
-        out.printf(Locale.ROOT, "%s decode on %s: weights %s (%s bits per weight: %s), KV cache %s, context %d, batch %d%n",
-                p.workload(), p.machine(), s.weights().name(), trim(s.weights().bitsPerWeight()), p.weightsSource(),
+        // A checkpoint stored per tensor kind has no one figure of bits per weight: its formats are in its name.
+        String bits = s.weights().isUniform() ? trim(s.weights().bitsPerWeight()) + " bits per weight: " : "";
+        out.printf(Locale.ROOT, "%s decode on %s: weights %s (%s%s), KV cache %s, context %d, batch %d%n",
+                p.workload(), p.machine(), s.weights().name(), bits, p.weightsSource(),
                 s.kvCache().label(), s.contextTokens(), s.batch());
         out.println();
         out.printf(Locale.ROOT, "%-26s %14s %14s%n", "", "measured", "datasheet");

@@ -31,7 +31,9 @@ public final class DecodeEstimator {
     private DecodeEstimator() {
     }
 
-    public static DecodePrediction predict(Transformer tf, DecodeSetup setup, Machine machine) {
+    public static DecodePrediction predict(Transformer tf, DecodeSetup asGiven, Machine machine) {
+        // A llama.cpp mix takes its per-tensor types from this model's shapes.
+        DecodeSetup setup = asGiven.withWeights(asGiven.weights().resolve(tf));
         List<Operation> step = decodeStep(tf, setup);
         List<Operation> prefill = prefill(tf, setup);
         int tenants = setup.tenants();
@@ -52,16 +54,18 @@ public final class DecodeEstimator {
         ParameterCounts counts = tf.parameters();
         double touchedFraction = tf.experts().sparse()
                 ? tf.experts().expertsTouched(batch) / tf.experts().experts() : 1;
-        double weightParameters = counts.total() - counts.lookupOnly() - counts.experts() + counts.experts() * touchedFraction;
-        double weightBytes = weightParameters * setup.weights().bitsPerWeight() / 8;
+        double weightBytes = setup.weights().bytes(counts, touchedFraction, false);
         double kvBytes = MemoryModel.kvCacheBytes(tf, batch, setup.contextTokens(), setup.kvCache().bytesPerElement());
 
-        MemoryFootprint memory = MemoryModel.decode(tf, setup.weights().bitsPerWeight(), batch,
+        MemoryFootprint memory = MemoryModel.decode(tf, setup.weights().bytes(counts, 1, true), batch,
                 setup.contextTokens(), setup.kvCache().bytesPerElement(), setup.compute().bytesPerElement(), machine);
         List<String> notes = new ArrayList<>(machine.notes());
         datasheetUnknown.ifPresent(notes::add);
         notes.add("weights are dequantized inside the GEMM kernels (as llama.cpp does): bytes at "
                 + setup.weights().name() + ", arithmetic in " + setup.compute().label());
+        if (!setup.weights().isUniform()) {
+            notes.add("weights per tensor kind: " + setup.weights().describeKinds(counts));
+        }
         if (tf.experts().sparse()) {
             notes.add(String.format(java.util.Locale.ROOT, "mixture of experts: a step of batch %d reads %.1f of %d experts per layer "
                     + "(expected distinct experts under uniform routing)", setup.batch(),
@@ -105,7 +109,8 @@ public final class DecodeEstimator {
     private static TransformerPass.Settings settings(DecodeSetup setup) {
         double e = setup.compute().bytesPerElement();
         return new TransformerPass.Settings(false, setup.compute(), e, setup.weights().bitsPerWeight(), false, e, false,
-                FineTuning.full(), e, false, 1, true, Checkpointing.NONE, setup.kvCache().bytesPerElement());
+                FineTuning.full(), e, false, 1, true, Checkpointing.NONE, setup.kvCache().bytesPerElement(),
+                setup.weights().overriddenBits());
     }
 
     private static double sum(double[] values) {

@@ -69,9 +69,8 @@ public record WeightFormat(String name, double bitsPerWeight, String source) {
             return named;
         }
         if (key.startsWith("Q4_K_") || key.startsWith("Q5_K_") || key.startsWith("Q3_K_")) {
-            throw new BadInputException("weights must name a single block format; llama.cpp's " + text
-                    + " mixes formats per tensor, give its file's bits per weight instead: weights=" + text
-                    + " (did you mean " + key.substring(0, 4) + "?)");
+            throw new BadInputException("weights must be a block format or one of llama.cpp's mixes the model knows "
+                    + "(Q4_K_M, Q5_K_M, Q6_K, Q8_0); for " + text + " give its file's bits per weight: weights=" + text);
         }
         String number = key.replace("BITS", "").replace("BIT", "").replace("BPW", "").trim();
         try {

@@ -34,7 +34,8 @@ public final class ActivationMemory {
         double mask = tf.dropout() ? 1 : 0;
         double q = tf.queryDimension();
         double kv = tf.keyValueDimension();
-        double f = tf.intermediateSize();
+        double f = tf.experts().sparse() ? tf.experts().expertWidth() : tf.intermediateSize();
+        double shared = tf.experts().sharedWidth();
         double heads = tf.attentionHeads();
 
         double attention = tokens * h * e          // norm input (LayerNorm 2sbh of 4sbh)
@@ -65,9 +66,9 @@ public final class ActivationMemory {
             mlp += tokens * h * e;                 // first linear input (2sbh)
         }
         if (tf.activation().gated()) {
-            mlp += routed * 3 * f * e;             // gate and up outputs, and their product (down input)
+            mlp += (routed * f + tokens * shared) * 3 * e;  // gate and up outputs, and their product (down input)
         } else {
-            mlp += routed * 2 * f * e;             // activation input and second linear input (8sbh + 8sbh at 4h)
+            mlp += (routed * f + tokens * shared) * 2 * e;  // activation input and second linear input (8sbh + 8sbh at 4h)
         }
         return (attention + mlp) / tensorParallel;
     }

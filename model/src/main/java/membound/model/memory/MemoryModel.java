@@ -90,25 +90,36 @@ public final class MemoryModel {
     }
 
     /**
-     * Decode footprint: all weights at the storage format (every expert: any may be chosen), the
+     * Decode footprint: all weights ({@code weightBytes}, every expert: any may be chosen), the
      * KV cache of every sequence at the context length (sliding-window layers cap it at the
      * window), and per-step activations (the FP32 logits dominate).
      */
-    public static MemoryFootprint decode(Transformer tf, double weightBitsPerParameter, double batch, double context,
+    public static MemoryFootprint decode(Transformer tf, double weightBytes, double batch, double context,
                                          double kvBytesPerElement, double activationBytes, Machine machine) {
-        double weights = tf.parameters().total() * weightBitsPerParameter / 8;
+        double weights = weightBytes;
         double kv = kvCacheBytes(tf, batch, context, kvBytesPerElement);
         double activations = batch * ((double) tf.vocabularySize() * Defaults.FP32_BYTES
-                + (4.0 * tf.hiddenSize() + 3.0 * tf.intermediateSize() * tf.experts().expertsPerToken()) * activationBytes);
+                + (4.0 * tf.hiddenSize() + 3.0 * mlpWidthPerToken(tf)) * activationBytes);
         double workspace = machine.device().kind() == DeviceKind.GPU ? Defaults.GPU_RUNTIME_RESERVE_BYTES : 0;
         return new MemoryFootprint(weights, 0, 0, activations, kv, workspace, machine.device().capacityBytes(),
                 machine.device().capacitySource(), 0, List.of());
     }
 
-    /** 2 (K and V) x layers x KV heads x head dimension x tokens kept x bytes, per sequence, times batch. */
+    /**
+     * Elements cached per token and layer (2 x KV heads x head dimension; latent attention's latent and
+     * rotary key) x tokens kept over the layers x bytes, per sequence, times batch.
+     */
     public static double kvCacheBytes(Transformer tf, double batch, double context, double kvBytesPerElement) {
         int sliding = tf.slidingWindow().layers();
         double kept = (tf.layers() - sliding) * context + sliding * Math.min(context, tf.slidingWindow().tokens());
-        return batch * 2 * tf.keyValueDimension() * kept * kvBytesPerElement;
+        return batch * tf.kvCacheElementsPerToken() * kept * kvBytesPerElement;
+    }
+
+    /** MLP width one token goes through: its routed experts and the shared ones, or the dense MLP. */
+    public static double mlpWidthPerToken(Transformer tf) {
+        if (!tf.experts().sparse()) {
+            return tf.intermediateSize();
+        }
+        return (double) tf.experts().expertWidth() * tf.experts().expertsPerToken() + tf.experts().sharedWidth();
     }
 }

@@ -16,8 +16,14 @@ public final class LoraParameters {
         double h = tf.hiddenSize();
         double q = tf.queryDimension();
         double kv = tf.keyValueDimension();
-        double f = tf.intermediateSize();
-        double experts = tf.experts().experts();
+        // Every MLP of a layer (the dense one, each expert, the shared experts): how many and their widths summed.
+        double moeLayers = tf.expertLayers();
+        double denseLayers = tf.denseMlpLayers();
+        boolean shared = tf.experts().sharedWidth() > 0;
+        double mlps = (denseLayers + moeLayers * (tf.experts().experts() + (shared ? 1 : 0))) / tf.layers();
+        double widths = (denseLayers * tf.intermediateSize() + moeLayers * ((double) tf.experts().experts()
+                * tf.experts().expertWidth() + tf.experts().sharedWidth())) / tf.layers();
+        double mlpMatrix = r * (mlps * h + widths);
         double perLayer = 0;
         if (ft.targets(LoraTarget.Q)) {
             perLayer += r * (h + q);
@@ -32,13 +38,13 @@ public final class LoraParameters {
             perLayer += r * (q + h);
         }
         if (ft.targets(LoraTarget.GATE) && tf.activation().gated()) {
-            perLayer += experts * r * (h + f);
+            perLayer += mlpMatrix;
         }
         if (ft.targets(LoraTarget.UP)) {
-            perLayer += experts * r * (h + f);
+            perLayer += mlpMatrix;
         }
         if (ft.targets(LoraTarget.DOWN)) {
-            perLayer += experts * r * (f + h);
+            perLayer += mlpMatrix;
         }
         return perLayer * tf.layers();
     }

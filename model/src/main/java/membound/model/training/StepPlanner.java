@@ -2,6 +2,7 @@ package membound.model.training;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 import membound.model.machine.ComputeCeiling;
@@ -105,7 +106,7 @@ public final class StepPlanner {
             TransformerPass.Settings settings = new TransformerPass.Settings(true, compute, e, weightBits,
                     ft.mode() == FineTuning.Mode.QLORA, g, !ft.adapters(), ft,
                     setup.weightPrecision().bytesPerElement(), sparse, par.tensorParallel(), setup.flashAttention(),
-                    setup.checkpointing(), e);
+                    setup.checkpointing(), e, Map.of());
             TransformerPass.Shape shape = new TransformerPass.Shape(setup.microBatchSize(), setup.sequenceLength(),
                     setup.sequenceLength(), true, false, false);
             // Every stage runs L/p layers; the output layer adds to the last stage, which paces the pipeline.

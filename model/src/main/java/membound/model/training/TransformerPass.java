@@ -7,9 +7,14 @@ import membound.model.roofline.OperationClass;
 import membound.model.roofline.OperationList;
 import membound.model.roofline.OperationShape;
 import membound.model.roofline.Placement;
+import java.util.Map;
+
 import membound.model.workload.Activation;
+import membound.model.workload.LatentAttention;
 import membound.model.workload.Normalization;
 import membound.model.workload.PositionEncoding;
+import membound.model.workload.QueryKeyNorm;
+import membound.model.workload.TensorKind;
 import membound.model.workload.Transformer;
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.Precision;
@@ -46,11 +51,23 @@ public final class TransformerPass {
      * @param baseTrainable the base weights get gradients (full fine-tuning)
      * @param sparseWeights forward GEMMs run on 2:4 sparse tensor throughput
      * @param kvCacheBytesPerElement precision of the KV cache read or written (decode, prefill)
+     * @param weightBitsByKind stored bits of the kinds of tensor stored otherwise than {@code weightBitsPerParameter}
+     *        (a quantized checkpoint's experts); empty when every weight is stored alike
      */
     public record Settings(boolean training, Precision compute, double activationBytes, double weightBitsPerParameter,
                            boolean dequantizeWeights, double gradientBytes, boolean baseTrainable,
                            FineTuning fineTuning, double adapterBytes, boolean sparseWeights, int tensorParallel,
-                           boolean flashAttention, Checkpointing checkpointing, double kvCacheBytesPerElement) {
+                           boolean flashAttention, Checkpointing checkpointing, double kvCacheBytesPerElement,
+                           Map<TensorKind, Double> weightBitsByKind) {
+
+        public Settings {
+            weightBitsByKind = weightBitsByKind == null ? Map.of() : Map.copyOf(weightBitsByKind);
+        }
+
+        /** Stored bits of one weight of that kind. */
+        public double weightBits(TensorKind kind) {
+            return weightBitsByKind.getOrDefault(kind, weightBitsPerParameter);
+        }
     }
 
     private final Transformer tf;
@@ -112,8 +129,15 @@ public final class TransformerPass {
         boolean dropout = s.training() && tf.dropout();
 
         norm("attention norm", count, splitRows, h, normFlops, e);
-        linear("qkv projection", count, rows, h, qDim + 2 * kvDim, 1,
-                part(LoraTarget.Q, qDim), part(LoraTarget.K, kvDim), part(LoraTarget.V, kvDim));
+        if (tf.latentAttention().present()) {
+            latentProjections(count, rows, h, heads);
+        } else {
+            linear(TensorKind.ATTENTION, "qkv projection", count, rows, h, qDim + 2 * kvDim, 1,
+                    part(LoraTarget.Q, qDim), part(LoraTarget.K, kvDim), part(LoraTarget.V, kvDim));
+        }
+        if (tf.queryKeyNorm() != QueryKeyNorm.NONE) {
+            norm("query and key norms", count, rows, qDim + kvDim, normFlops, e);
+        }
         if (tf.positions() == PositionEncoding.ROTARY) {
             double elements = rows * (qDim + kvDim);
             elementwise("rotary embedding", AccessPattern.COPY, count, 3 * elements,
@@ -122,29 +146,69 @@ public final class TransformerPass {
         int sliding = tf.slidingWindow().layers();
         int full = tf.layers() - sliding;
         double perLayer = count / tf.layers();
+        // What a query reads of the KV cache per key: keys and values, or latent attention's latent and rotary key.
+        double cachedPerKey = tf.latentAttention().present() ? tf.kvCacheElementsPerToken() : 2 * kvDim;
         if (full > 0) {
-            attention("attention", perLayer * full, heads, kvDim, qDim, shape.keyTokens(), dropout);
+            attention("attention", perLayer * full, heads, kvDim, qDim, cachedPerKey, shape.keyTokens(), dropout);
         }
         if (sliding > 0) {
-            attention("attention (sliding window)", perLayer * sliding, heads, kvDim, qDim,
+            attention("attention (sliding window)", perLayer * sliding, heads, kvDim, qDim, cachedPerKey,
                     Math.min(shape.keyTokens(), tf.slidingWindow().tokens()), dropout);
         }
-        linear("attention output projection", count, rows, qDim, h, 1, part(LoraTarget.O, h));
+        double outputIn = heads * tf.valueHeadDimension();
+        linear(TensorKind.ATTENTION, "attention output projection", count, rows, outputIn, h, 1, part(LoraTarget.O, h));
         residual("attention residual add", count, splitRows, h, e, dropout);
-        norm("mlp norm", count, splitRows, h, normFlops, e);
-        if (tf.experts().sparse()) {
-            mixtureOfExperts(count, rows, h, f, e);
-        } else {
-            double up = tf.activation().gated() ? 2 * f : f;
-            if (tf.activation().gated()) {
-                linear("mlp gate and up projection", count, rows, h, up, 1, part(LoraTarget.GATE, f), part(LoraTarget.UP, f));
-            } else {
-                linear("mlp up projection", count, rows, h, up, 1, part(LoraTarget.UP, f));
+        if (tf.normsPerLayer() > 2) {
+            // Gemma 2 and 3 also norm each sublayer's output before the residual add.
+            norm("sublayer output norms", count * (tf.normsPerLayer() - 2), splitRows, h, normFlops, e);
+        }
+        if (tf.normsPerLayer() >= 2) {
+            norm("mlp norm", count, splitRows, h, normFlops, e);
+        }
+        if (tf.denseMlpLayers() > 0) {
+            mlp("mlp", perLayer * tf.denseMlpLayers(), rows, h, f, e);
+        }
+        if (tf.expertLayers() > 0) {
+            double expertCount = perLayer * tf.expertLayers();
+            mixtureOfExperts(expertCount, rows, h, (double) tf.experts().expertWidth() / t, e);
+            if (tf.experts().sharedWidth() > 0) {
+                mlp("shared expert", expertCount, rows, h, (double) tf.experts().sharedWidth() / t, e);
             }
-            activation(count, rows, f, e);
-            linear("mlp down projection", count, rows, f, h, 1, part(LoraTarget.DOWN, h));
         }
         residual("mlp residual add", count, splitRows, h, e, dropout);
+    }
+
+    /** A dense MLP (or the shared experts every token goes through) of width {@code f}. */
+    private void mlp(String name, double count, double rows, double h, double f, double e) {
+        TensorKind kind = TensorKind.DENSE_MLP;
+        double up = tf.activation().gated() ? 2 * f : f;
+        if (tf.activation().gated()) {
+            linear(kind, name + " gate and up projection", count, rows, h, up, 1, part(LoraTarget.GATE, f), part(LoraTarget.UP, f));
+        } else {
+            linear(kind, name + " up projection", count, rows, h, up, 1, part(LoraTarget.UP, f));
+        }
+        activation(count, rows, f, e);
+        linear(kind, name + " down projection", count, rows, f, h, 1, part(LoraTarget.DOWN, h));
+    }
+
+    /**
+     * Latent attention's projections (DeepSeek-V2): queries directly or through their latent, the
+     * joint down-projection of keys and values with the rotary key, and their up-projection per head,
+     * run on every row as the Transformers implementation does (an engine that absorbs the
+     * up-projection into the query and output reads the same weights).
+     */
+    private void latentProjections(double count, double rows, double h, double heads) {
+        LatentAttention mla = tf.latentAttention();
+        double queryOut = heads * mla.queryKeyHeadDimension();
+        if (mla.queryRank() > 0) {
+            linear(TensorKind.ATTENTION, "query down projection", count, rows, h, mla.queryRank(), 1);
+            linear(TensorKind.ATTENTION, "query up projection", count, rows, mla.queryRank(), queryOut, 1, part(LoraTarget.Q, queryOut));
+        } else {
+            linear(TensorKind.ATTENTION, "query projection", count, rows, h, queryOut, 1, part(LoraTarget.Q, queryOut));
+        }
+        linear(TensorKind.ATTENTION, "key/value down projection", count, rows, h, mla.cacheElementsPerToken(), 1);
+        double up = heads * (mla.noPositionDimension() + mla.valueDimension());
+        linear(TensorKind.ATTENTION, "key/value up projection", count, rows, mla.keyValueRank(), up, 1, part(LoraTarget.K, up));
     }
 
     private void mixtureOfExperts(double count, double rows, double h, double f, double e) {
@@ -152,7 +216,7 @@ public final class TransformerPass {
         int k = tf.experts().expertsPerToken();
         double routed = rows * k;
         double touched = tf.experts().expertsTouched(rows);
-        linear("router", count, rows, h, experts, 1);
+        linear(TensorKind.ROUTER, "router", count, rows, h, experts, 1);
         elementwise("top-k routing", AccessPattern.COPY, count, 5 * rows * experts,
                 rows * experts * e, rows * k * 2 * Defaults.FP32_BYTES, rows * k * 2 * Defaults.FP32_BYTES,
                 rows * experts * e);
@@ -160,13 +224,13 @@ public final class TransformerPass {
                 routed * h * e, rows * h * e);
         double up = tf.activation().gated() ? 2 * f : f;
         if (tf.activation().gated()) {
-            linear("expert gate and up projections", count, routed, h, up, touched, part(LoraTarget.GATE, f),
+            linear(TensorKind.EXPERTS, "expert gate and up projections", count, routed, h, up, touched, part(LoraTarget.GATE, f),
                     part(LoraTarget.UP, f));
         } else {
-            linear("expert up projections", count, routed, h, up, touched, part(LoraTarget.UP, f));
+            linear(TensorKind.EXPERTS, "expert up projections", count, routed, h, up, touched, part(LoraTarget.UP, f));
         }
         activation(count, routed, f, e);
-        linear("expert down projections", count, routed, f, h, touched, part(LoraTarget.DOWN, h));
+        linear(TensorKind.EXPERTS, "expert down projections", count, routed, f, h, touched, part(LoraTarget.DOWN, h));
         elementwise("expert combine", AccessPattern.TRIAD, count, 2 * routed * h, routed * h * e + routed * 4,
                 rows * h * e, rows * h * e, routed * h * e);
     }
@@ -209,17 +273,18 @@ public final class TransformerPass {
      * half. Without it the scores are materialized: two batched GEMMs around a softmax, every score
      * written and read back.
      */
-    private void attention(String name, double count, double heads, double kvDim, double qDim, double keys,
-                           boolean dropout) {
+    private void attention(String name, double count, double heads, double kvDim, double qDim, double cachedPerKey,
+                           double keys, boolean dropout) {
         double e = s.activationBytes();
         double batch = shape.batch();
         double queries = shape.queryTokens();
         double rows = shape.rows();
-        double d = tf.headDimension();
+        // QK^T runs over the query/key head width, PV over the value head width (equal but in latent attention).
+        double d = (tf.headDimension() + tf.valueHeadDimension()) / 2.0;
         double keysPerQuery = shape.causal() ? causalKeysPerQuery(queries, keys) : keys;
         double kvBytes = shape.readsKvCache() ? s.kvCacheBytesPerElement() : e;
-        double kvRead = batch * keys * 2 * kvDim * kvBytes;
-        double kvAppend = (shape.readsKvCache() || shape.writesKvCache()) ? rows * 2 * kvDim * s.kvCacheBytesPerElement() : 0;
+        double kvRead = batch * keys * cachedPerKey * kvBytes;
+        double kvAppend = (shape.readsKvCache() || shape.writesKvCache()) ? rows * cachedPerKey * s.kvCacheBytesPerElement() : 0;
         double qBytes = rows * qDim * e;
         // PaLM's model FLOPs: QK^T and PV over every key, no causal saving.
         double modelFlops = 4 * batch * heads * d * queries * Math.min(keys, shape.keyTokens());
@@ -307,7 +372,7 @@ public final class TransformerPass {
         double e = s.activationBytes();
         double rows = shape.rows();
         double h = tf.hiddenSize();
-        double wBytes = s.weightBitsPerParameter() / 8;
+        double wBytes = s.weightBits(TensorKind.EMBEDDING) / 8;
         boolean trainable = s.training() && s.baseTrainable();
         forward.add(OperationList.elementwise("embedding lookup", OperationClass.FORWARD, AccessPattern.COPY,
                 microBatches, 0, rows * h * wBytes, rows * h * e));
@@ -333,7 +398,7 @@ public final class TransformerPass {
         double vocabulary = (double) tf.vocabularySize() / s.tensorParallel();
         norm("final norm", microBatches, s.training() ? rows / s.tensorParallel() : rows, h,
                 tf.normalization().flopsPerElement(), e);
-        linear("output projection (LM head)", microBatches, rows, h, vocabulary, 1);
+        linear(TensorKind.LM_HEAD, "output projection (LM head)", microBatches, rows, h, vocabulary, 1);
         double logits = rows * vocabulary;
         if (s.training()) {
             // The loss runs in FP32: the logits are read, an FP32 softmax is kept for the backward pass.
@@ -361,11 +426,11 @@ public final class TransformerPass {
      * inner x columns, the weight bytes are those of every matrix touched), its input and weight
      * gradients, LoRA adapters on the targeted parts, and QLoRA's dequantization.
      */
-    private void linear(String name, double count, double rows, double inner, double columns, double matrices,
-                        Part... parts) {
+    private void linear(TensorKind kind, String name, double count, double rows, double inner, double columns,
+                        double matrices, Part... parts) {
         double e = s.activationBytes();
         double weights = inner * columns * matrices;
-        double storedBytes = weights * s.weightBitsPerParameter() / 8;
+        double storedBytes = weights * s.weightBits(kind) / 8;
         double readBytes = storedBytes;
         Operation dequantize = null;
         if (s.dequantizeWeights()) {

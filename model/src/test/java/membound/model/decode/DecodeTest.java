@@ -24,8 +24,11 @@ class DecodeTest {
         assertEquals(6.5625, WeightFormat.parse("Q6_K").bitsPerWeight());
         assertEquals(4.25, WeightFormat.parse("mxfp4").bitsPerWeight());
         assertEquals(5.0, WeightFormat.parse("5bits").bitsPerWeight());
+        // A mix is no single block format: the weight scheme reads it, llama.cpp's quantizer rules applied.
         BadInputException mixed = assertThrows(BadInputException.class, () -> WeightFormat.parse("Q4_K_M"));
-        assertTrue(mixed.getMessage().contains("did you mean Q4_K"), mixed.getMessage());
+        assertTrue(mixed.getMessage().contains("(Q4_K_M, Q5_K_M, Q6_K, Q8_0)"), mixed.getMessage());
+        BadInputException unknownMix = assertThrows(BadInputException.class, () -> WeightScheme.parse("Q3_K_M"));
+        assertTrue(unknownMix.getMessage().endsWith("weights=Q3_K_M"), unknownMix.getMessage());
     }
 
     @Test
@@ -59,5 +62,27 @@ class DecodeTest {
         DecodePrediction p = DecodeEstimator.predict(oss, longContext, machine);
         // 12 full layers x 100,000 tokens + 12 sliding layers x 128 tokens, 8 KV heads x 64, K and V, 2 bytes.
         assertEquals(2.0 * 8 * 64 * (12 * 100_000 + 12 * 128) * 2, p.kvCacheBytesPerStep(), 1);
+    }
+
+    /**
+     * gpt-oss as released keeps attention, router, embeddings and LM head in BF16 and only the experts
+     * in MXFP4: a decode step reads those at 16 bits, not at 4.25.
+     */
+    @Test
+    void shouldReadGptOssExpertsInMxfp4AndTheRestInBf16() {
+        Transformer oss = membound.model.workload.Presets.get("gpt-oss-20b");
+        DecodeSetup released = DecodeSetup.defaults(WeightScheme.parse("gpt-oss-mxfp4"));
+        DecodeSetup everyTensor = DecodeSetup.defaults(WeightFormat.parse("mxfp4"));
+        var counts = oss.parameters();
+        double touched = oss.experts().expertsTouched(1) / oss.experts().experts();
+        double expected = (counts.experts() * touched * 4.25
+                + (counts.attention() + counts.router() + counts.norms() + counts.unembedding()) * 16) / 8;
+        assertEquals(expected, released.weights().bytes(counts, touched, false), 1);
+        var machine = membound.model.machine.Machines.datasheet("dgx-spark");
+        DecodePrediction mixed = DecodeEstimator.predict(oss, released, machine);
+        DecodePrediction uniform = DecodeEstimator.predict(oss, everyTensor, machine);
+        assertEquals(expected, mixed.weightBytesPerStep(), 1);
+        assertTrue(mixed.tokensPerSecond() < uniform.tokensPerSecond(), "BF16 attention and LM head are read slower");
+        assertEquals(WeightScheme.parse("bf16,experts=mxfp4").overriddenBits(), released.weights().overriddenBits());
     }
 }

@@ -33,12 +33,27 @@ class HuggingFaceConfigFuzzTest {
             {"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12, "n_positions": 1024,
              "vocab_size": 50257, "activation_function": "gelu_new", "layer_norm_epsilon": 1e-05}
             """;
-    static final List<String> CONFIGS = List.of(LLAMA, MIXTRAL, GPT2);
+    /** The layout fields of DeepSeek-V2-Lite's published config: latent attention, shared experts, a dense first layer. */
+    static final String DEEPSEEK = """
+            {"model_type": "deepseek_v2", "hidden_size": 2048, "num_hidden_layers": 27, "num_attention_heads": 16,
+             "num_key_value_heads": 16, "intermediate_size": 10944, "moe_intermediate_size": 1408, "vocab_size": 102400,
+             "n_routed_experts": 64, "n_shared_experts": 2, "num_experts_per_tok": 6, "first_k_dense_replace": 1,
+             "moe_layer_freq": 1, "q_lora_rank": null, "kv_lora_rank": 512, "qk_nope_head_dim": 128,
+             "qk_rope_head_dim": 64, "v_head_dim": 128, "tie_word_embeddings": false}
+            """;
+    /** Qwen3-30B-A3B's: experts of their own width, mlp_only_layers, decoder_sparse_step. */
+    static final String QWEN3_MOE = """
+            {"model_type": "qwen3_moe", "hidden_size": 2048, "num_hidden_layers": 48, "num_attention_heads": 32,
+             "num_key_value_heads": 4, "head_dim": 128, "intermediate_size": 6144, "moe_intermediate_size": 768,
+             "num_experts": 128, "num_experts_per_tok": 8, "decoder_sparse_step": 1, "mlp_only_layers": [],
+             "vocab_size": 151936, "tie_word_embeddings": false, "sliding_window": null}
+            """;
+    static final List<String> CONFIGS = List.of(LLAMA, MIXTRAL, GPT2, DEEPSEEK, QWEN3_MOE);
     static final List<String> VALUES = List.of("\"big\"", "NaN", "0", "-1", "-0.5", "1e308", "99999999999999999999",
             "null", "[]", "{}", "true", "2.5", "\"\"");
 
     @Property(tries = 500)
-    void parsesOrRefusesWithOneLine(@ForAll @IntRange(min = 0, max = 2) int config, @ForAll @IntRange(min = 0, max = 3) int kind,
+    void parsesOrRefusesWithOneLine(@ForAll @IntRange(min = 0, max = 4) int config, @ForAll @IntRange(min = 0, max = 3) int kind,
             @ForAll long seed) {
         String text = mangle(CONFIGS.get(config), kind, new Random(seed));
         try {

@@ -57,7 +57,7 @@ class PresetsTest {
         assertTrue(Presets.get("qwen2.5-7b").biases().queryKeyValue());
         Transformer oss = Presets.get("gpt-oss-20b");
         assertEquals(new SlidingWindow(128, 12), oss.slidingWindow());
-        assertEquals(new MixtureOfExperts(32, 4), oss.experts());
+        assertEquals(new MixtureOfExperts(32, 4, 2880, 0, false, 0), oss.experts(), "each expert as wide as intermediate_size");
     }
 
     @Test
