@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
 import membound.calibrator.run.CalibrationFailedException;
 import membound.calibrator.run.CalibrationMode;
 import membound.calibrator.run.Calibrator;
+import membound.calibrator.run.GpuPolicy;
 import membound.cli.options.FormatOption;
 import membound.cli.options.OutputFormat;
 import membound.cli.options.ProfilesDirOption;
@@ -94,6 +95,12 @@ public final class CalibrateCommand implements Callable<Integer> {
                     + "predict --tenants uses it")
     int tenants;
 
+    @Option(names = "--gpu", paramLabel = "WHEN", defaultValue = "auto",
+            description = "measure the GPU with the GPU suite (CUDA driver, JDK 22+): auto (default: where it can, "
+                    + "else one line says why and the profile is flagged gpu-not-measured), required (a GPU that "
+                    + "cannot be measured is an error, exit 2), off")
+    String gpu = "auto";
+
     @Option(names = "--jvm", paramLabel = "JAVA",
             description = "the java that runs the benchmark forks (default: the one running membound)")
     String jvm;
@@ -113,7 +120,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         Calibrator.Request request = new Calibrator.Request(chosen, Optional.ofNullable(platform),
                 Optional.ofNullable(nominalBandwidth), hugePages, profilesDir.store(),
                 CommandSupport.commandLine(spec), CommandSupport.version(), pin, coreTypes, Optional.ofNullable(jvm),
-                tenants);
+                tenants, GpuPolicy.of(gpu));
         Calibrator.Outcome outcome;
         try {
             // In JSON mode stdout carries only the result, so progress goes to stderr.
