@@ -55,8 +55,8 @@ final class GpuProfile {
     /** The pinned copies, as links from the CPU to the GPU and back, of the platform's kind (PCIe where unknown). */
     static List<Link> links(GpuRun run, Optional<PlatformSpec> platform, Map<String, String> runSettings) {
         Map<String, String> settings = settings(run, runSettings);
-        LinkKind kind = platform.flatMap(spec -> spec.links().stream().map(LinkSpec::kind).findFirst())
-                .orElse(LinkKind.PCIE);
+        LinkKind kind = platform.flatMap(spec -> spec.links().stream().filter(GpuProfile::joinsHostAndGpu)
+                .map(LinkSpec::kind).findFirst()).orElse(LinkKind.PCIE);
         List<Link> links = new ArrayList<>();
         for (GpuCopyResult copy : run.copies()) {
             Map<String, String> copySettings = new TreeMap<>(settings);
@@ -69,6 +69,12 @@ final class GpuProfile {
                             null, copySettings)));
         }
         return links;
+    }
+
+    /** A catalog link between the GPU and the host ({@code cpu} or {@code host}), not GPU to GPU or network. */
+    private static boolean joinsHostAndGpu(LinkSpec link) {
+        java.util.Set<String> ends = java.util.Set.of(link.from(), link.to());
+        return ends.contains(ProfileBuilder.GPU) && (ends.contains(ProfileBuilder.CPU) || ends.contains("host"));
     }
 
     private static BandwidthEntry bandwidthEntry(GpuStreamResult result, Map<String, String> settings) {
