@@ -13,9 +13,11 @@ import membound.benchmarks.stream.StreamKernel;
  * cannot see whether the memory did any.
  *
  * @param grid the blocks launched (every SM filled) and {@code threads} per block
+ * @param launchesPerSample passes run back to back between one sample's two events (more than one inside the L2,
+ *                          where one pass is near the events' resolution); each sample is their mean
  */
 public record GpuStreamResult(StreamKernel kernel, ElementType elementType, GpuPlan.WorkingSetSize workingSet,
-                              long elements, int grid, int threads, PassTimes passTimes) {
+                              long elements, int grid, int threads, int launchesPerSample, PassTimes passTimes) {
 
     /** Bytes a pass moves by STREAM's convention. */
     public double streamBytesPerPass() {

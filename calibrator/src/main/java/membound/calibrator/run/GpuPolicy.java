@@ -1,6 +1,6 @@
 package membound.calibrator.run;
 
-import membound.vocabulary.BadInputException;
+import membound.vocabulary.Labelled;
 
 /**
  * Whether a calibration measures the GPU ({@code calibrate --gpu}).
@@ -12,7 +12,7 @@ import membound.vocabulary.BadInputException;
  *   <li>{@code off}: do not try; the profile is flagged {@code gpu-not-measured} with that reason.</li>
  * </ul>
  */
-public enum GpuPolicy {
+public enum GpuPolicy implements Labelled {
     AUTO("auto"),
     REQUIRED("required"),
     OFF("off");
@@ -23,17 +23,13 @@ public enum GpuPolicy {
         this.label = label;
     }
 
+    @Override
     public String label() {
         return label;
     }
 
     /** The policy named {@code text} as {@code --gpu} takes it. */
     public static GpuPolicy of(String text) {
-        for (GpuPolicy policy : values()) {
-            if (policy.label.equals(text)) {
-                return policy;
-            }
-        }
-        throw new BadInputException("--gpu must be one of auto, required, off: --gpu=" + text);
+        return Labelled.parse(GpuPolicy.class, "--gpu", text);
     }
 }

@@ -84,6 +84,7 @@ final class GpuProfile {
         Map<String, String> entrySettings = new TreeMap<>(settings);
         entrySettings.put("gpu.arrayBytes", Long.toString(result.workingSet().arrayBytes()));
         entrySettings.put("gpu.grid", result.grid() + "x" + result.threads());
+        entrySettings.put("gpu.launchesPerSample", Integer.toString(result.launchesPerSample()));
         return new BandwidthEntry(String.join("-", "gpu", kernel, type, label), kernel, type, null, null,
                 result.footprintBytes(), result.workingSet().level(),
                 Distribution.ofDurationHistogram(result.streamBytesPerPass(), result.passTimes().histogram()), null,

@@ -142,12 +142,12 @@ class GpuMeasurementTest {
         GpuPlan.WorkingSetSize l2 = new GpuPlan.WorkingSetSize("L2", 4 * Units.MIB, MemoryLevel.L2);
         long elements = Units.GIB / Double.BYTES;
         return new GpuRun(gb10, plan, List.of(
-                new GpuStreamResult(StreamKernel.TRIAD, ElementType.DOUBLE, dram, elements, 288, 256,
+                new GpuStreamResult(StreamKernel.TRIAD, ElementType.DOUBLE, dram, elements, 288, 256, 1,
                         PassTimes.ofNanos(13_400_000, 13_500_000, 13_700_000)),
-                new GpuStreamResult(StreamKernel.TRIAD, ElementType.FLOAT, dram, 2 * elements, 288, 256,
+                new GpuStreamResult(StreamKernel.TRIAD, ElementType.FLOAT, dram, 2 * elements, 288, 256, 1,
                         PassTimes.ofNanos(13_300_000, 13_400_000, 13_600_000)),
                 new GpuStreamResult(StreamKernel.TRIAD, ElementType.DOUBLE, l2, l2.arrayBytes() / Double.BYTES, 288,
-                        256, PassTimes.ofNanos(40_000, 41_000, 42_000))),
+                        256, 64, PassTimes.ofNanos(40_000, 41_000, 42_000))),
                 PassTimes.ofNanos(6_000, 6_100, 6_500),
                 List.of(new GpuCopyResult(true, 256 * Units.MIB, PassTimes.ofNanos(4_900_000, 5_000_000, 5_100_000)),
                         new GpuCopyResult(false, 256 * Units.MIB, PassTimes.ofNanos(5_000_000, 5_100_000, 5_300_000))));

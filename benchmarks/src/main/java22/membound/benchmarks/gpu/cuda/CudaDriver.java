@@ -1,6 +1,7 @@
 package membound.benchmarks.gpu.cuda;
 
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
@@ -227,194 +228,149 @@ public final class CudaDriver {
         return new IllegalStateException(e);
     }
 
-    // ---- initialisation and devices
+    /** A driver call: the {@code CUresult} it returns. */
+    @FunctionalInterface
+    private interface Call {
+        int invoke() throws Throwable;
+    }
 
-    public void init() {
+    /** A driver call that writes its answer through the pointer it is given. */
+    @FunctionalInterface
+    private interface OutCall {
+        int invoke(MemorySegment out) throws Throwable;
+    }
+
+    private void call(String name, Call call) {
         try {
-            check((int) cuInit.invokeExact(0), "cuInit(0)");
+            check(call.invoke(), name);
         } catch (Throwable e) {
             throw rethrow(e);
         }
+    }
+
+    /** Calls with a fresh out-parameter of {@code layout} and reads it back as {@code read} says. */
+    private <T> T out(String name, MemoryLayout layout, java.util.function.Function<MemorySegment, T> read,
+                      OutCall call) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(layout);
+            check(call.invoke(out), name);
+            return read.apply(out);
+        } catch (Throwable e) {
+            throw rethrow(e);
+        }
+    }
+
+    private int intOut(String name, OutCall call) {
+        return out(name, JAVA_INT, out -> out.get(JAVA_INT, 0), call);
+    }
+
+    private long longOut(String name, OutCall call) {
+        return out(name, JAVA_LONG, out -> out.get(JAVA_LONG, 0), call);
+    }
+
+    private MemorySegment addressOut(String name, OutCall call) {
+        return out(name, ADDRESS, out -> out.get(ADDRESS, 0), call);
+    }
+
+    // ---- initialisation and devices
+
+    public void init() {
+        call("cuInit(0)", () -> (int) cuInit.invokeExact(0));
     }
 
     /** The CUDA version the driver supports: 12080 for 12.8. */
     public int driverVersion() {
-        return intOut(cuDriverGetVersion, "cuDriverGetVersion");
+        return intOut("cuDriverGetVersion", out -> (int) cuDriverGetVersion.invokeExact(out));
     }
 
     public int deviceCount() {
-        return intOut(cuDeviceGetCount, "cuDeviceGetCount");
-    }
-
-    private int intOut(MethodHandle handle, String call) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_INT);
-            check((int) handle.invokeExact(out), call);
-            return out.get(JAVA_INT, 0);
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        return intOut("cuDeviceGetCount", out -> (int) cuDeviceGetCount.invokeExact(out));
     }
 
     /** The {@code CUdevice} of ordinal {@code ordinal}. */
     public int device(int ordinal) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_INT);
-            check((int) cuDeviceGet.invokeExact(out, ordinal), "cuDeviceGet(" + ordinal + ")");
-            return out.get(JAVA_INT, 0);
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        return intOut("cuDeviceGet(" + ordinal + ")", out -> (int) cuDeviceGet.invokeExact(out, ordinal));
     }
 
     public String deviceName(int device) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment name = arena.allocate(256);
-            check((int) cuDeviceGetName.invokeExact(name, 256, device), "cuDeviceGetName");
-            return name.getString(0, StandardCharsets.UTF_8);
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        return out("cuDeviceGetName", MemoryLayout.sequenceLayout(256, JAVA_BYTE),
+                name -> name.getString(0, StandardCharsets.UTF_8),
+                name -> (int) cuDeviceGetName.invokeExact(name, 256, device));
     }
 
     public int attribute(int device, int attribute) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_INT);
-            check((int) cuDeviceGetAttribute.invokeExact(out, attribute, device),
-                    "cuDeviceGetAttribute(" + attribute + ")");
-            return out.get(JAVA_INT, 0);
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        return intOut("cuDeviceGetAttribute(" + attribute + ")",
+                out -> (int) cuDeviceGetAttribute.invokeExact(out, attribute, device));
     }
 
     public long totalMemoryBytes(int device) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_LONG);
-            check((int) cuDeviceTotalMem.invokeExact(out, device), "cuDeviceTotalMem");
-            return out.get(JAVA_LONG, 0);
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        return longOut("cuDeviceTotalMem", out -> (int) cuDeviceTotalMem.invokeExact(out, device));
     }
 
     // ---- contexts
 
     /** Retains the device's primary context and makes it current on this thread. */
     public MemorySegment retainPrimaryContext(int device) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            check((int) cuDevicePrimaryCtxRetain.invokeExact(out, device), "cuDevicePrimaryCtxRetain");
-            MemorySegment context = out.get(ADDRESS, 0);
-            check((int) cuCtxSetCurrent.invokeExact(context), "cuCtxSetCurrent");
-            return context;
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        MemorySegment context = addressOut("cuDevicePrimaryCtxRetain",
+                out -> (int) cuDevicePrimaryCtxRetain.invokeExact(out, device));
+        call("cuCtxSetCurrent", () -> (int) cuCtxSetCurrent.invokeExact(context));
+        return context;
     }
 
     public void releasePrimaryContext(int device) {
-        try {
-            check((int) cuDevicePrimaryCtxRelease.invokeExact(device), "cuDevicePrimaryCtxRelease");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuDevicePrimaryCtxRelease", () -> (int) cuDevicePrimaryCtxRelease.invokeExact(device));
     }
 
     public void synchronize() {
-        try {
-            check((int) cuCtxSynchronize.invokeExact(), "cuCtxSynchronize");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuCtxSynchronize", () -> (int) cuCtxSynchronize.invokeExact());
     }
 
     // ---- memory
 
     /** Free and total device memory, in bytes. */
     public long[] memoryInfo() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment free = arena.allocate(JAVA_LONG);
-            MemorySegment total = arena.allocate(JAVA_LONG);
-            check((int) cuMemGetInfo.invokeExact(free, total), "cuMemGetInfo");
-            return new long[] {free.get(JAVA_LONG, 0), total.get(JAVA_LONG, 0)};
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        return out("cuMemGetInfo", MemoryLayout.sequenceLayout(2, JAVA_LONG),
+                both -> new long[] {both.getAtIndex(JAVA_LONG, 0), both.getAtIndex(JAVA_LONG, 1)},
+                both -> (int) cuMemGetInfo.invokeExact(both, both.asSlice(Long.BYTES)));
     }
 
     /** A {@code CUdeviceptr} to {@code bytes} of device memory. */
     public long allocate(long bytes) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_LONG);
-            check((int) cuMemAlloc.invokeExact(out, bytes), "cuMemAlloc(" + bytes + " bytes)");
-            return out.get(JAVA_LONG, 0);
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        return longOut("cuMemAlloc(" + bytes + " bytes)", out -> (int) cuMemAlloc.invokeExact(out, bytes));
     }
 
     public void free(long pointer) {
-        try {
-            check((int) cuMemFree.invokeExact(pointer), "cuMemFree");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuMemFree", () -> (int) cuMemFree.invokeExact(pointer));
     }
 
     /** {@code bytes} of page-locked host memory the device copies to and from by DMA. */
     public MemorySegment allocateHost(long bytes) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            check((int) cuMemAllocHost.invokeExact(out, bytes), "cuMemAllocHost(" + bytes + " bytes)");
-            return out.get(ADDRESS, 0).reinterpret(bytes);
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        return addressOut("cuMemAllocHost(" + bytes + " bytes)", out -> (int) cuMemAllocHost.invokeExact(out, bytes))
+                .reinterpret(bytes);
     }
 
     public void freeHost(MemorySegment host) {
-        try {
-            check((int) cuMemFreeHost.invokeExact(host), "cuMemFreeHost");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuMemFreeHost", () -> (int) cuMemFreeHost.invokeExact(host));
     }
 
     /** Queues a copy of {@code bytes} from host to device on the default stream. */
     public void copyToDevice(long device, MemorySegment host, long bytes) {
-        try {
-            check((int) cuMemcpyHtoDAsync.invokeExact(device, host, bytes, MemorySegment.NULL), "cuMemcpyHtoDAsync");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuMemcpyHtoDAsync", () -> (int) cuMemcpyHtoDAsync.invokeExact(device, host, bytes, MemorySegment.NULL));
     }
 
     /** Queues a copy of {@code bytes} from device to host on the default stream. */
     public void copyToHost(MemorySegment host, long device, long bytes) {
-        try {
-            check((int) cuMemcpyDtoHAsync.invokeExact(host, device, bytes, MemorySegment.NULL), "cuMemcpyDtoHAsync");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuMemcpyDtoHAsync", () -> (int) cuMemcpyDtoHAsync.invokeExact(host, device, bytes, MemorySegment.NULL));
     }
 
     /** Reads {@code bytes} of device memory into {@code host} and waits for it. */
     public void read(MemorySegment host, long device, long bytes) {
-        try {
-            check((int) cuMemcpyDtoH.invokeExact(host, device, bytes), "cuMemcpyDtoH");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuMemcpyDtoH", () -> (int) cuMemcpyDtoH.invokeExact(host, device, bytes));
     }
 
     /** Sets {@code count} 32-bit words at {@code device} to {@code value}. */
     public void set32(long device, int value, long count) {
-        try {
-            check((int) cuMemsetD32.invokeExact(device, value, count), "cuMemsetD32");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuMemsetD32", () -> (int) cuMemsetD32.invokeExact(device, value, count));
     }
 
     // ---- modules and launches
@@ -450,21 +406,14 @@ public final class CudaDriver {
     }
 
     public void unloadModule(MemorySegment module) {
-        try {
-            check((int) cuModuleUnload.invokeExact(module), "cuModuleUnload");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuModuleUnload", () -> (int) cuModuleUnload.invokeExact(module));
     }
 
     public MemorySegment function(MemorySegment module, String name) {
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            check((int) cuModuleGetFunction.invokeExact(out, module, arena.allocateFrom(name)),
-                    "cuModuleGetFunction(" + name + ")");
-            return out.get(ADDRESS, 0);
-        } catch (Throwable e) {
-            throw rethrow(e);
+            MemorySegment text = arena.allocateFrom(name);
+            return addressOut("cuModuleGetFunction(" + name + ")",
+                    out -> (int) cuModuleGetFunction.invokeExact(out, module, text));
         }
     }
 
@@ -475,60 +424,32 @@ public final class CudaDriver {
      */
     public void launch(MemorySegment function, int blocks, int threadsPerBlock, MemorySegment parameters,
                        String name) {
-        try {
-            check((int) cuLaunchKernel.invokeExact(function, blocks, 1, 1, threadsPerBlock, 1, 1, 0,
-                    MemorySegment.NULL, parameters, MemorySegment.NULL), "cuLaunchKernel(" + name + ")");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuLaunchKernel(" + name + ")", () -> (int) cuLaunchKernel.invokeExact(function, blocks, 1, 1,
+                threadsPerBlock, 1, 1, 0, MemorySegment.NULL, parameters, MemorySegment.NULL));
     }
 
     // ---- events
 
     public MemorySegment createEvent() {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            check((int) cuEventCreate.invokeExact(out, 0), "cuEventCreate");
-            return out.get(ADDRESS, 0);
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        return addressOut("cuEventCreate", out -> (int) cuEventCreate.invokeExact(out, 0));
     }
 
     /** Records {@code event} on the default stream. */
     public void record(MemorySegment event) {
-        try {
-            check((int) cuEventRecord.invokeExact(event, MemorySegment.NULL), "cuEventRecord");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuEventRecord", () -> (int) cuEventRecord.invokeExact(event, MemorySegment.NULL));
     }
 
     public void synchronize(MemorySegment event) {
-        try {
-            check((int) cuEventSynchronize.invokeExact(event), "cuEventSynchronize");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuEventSynchronize", () -> (int) cuEventSynchronize.invokeExact(event));
     }
 
     /** Milliseconds between two recorded, completed events (about 0.5 µs resolution). */
     public float elapsedMillis(MemorySegment start, MemorySegment end) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(JAVA_FLOAT);
-            check((int) cuEventElapsedTime.invokeExact(out, start, end), "cuEventElapsedTime");
-            return out.get(JAVA_FLOAT, 0);
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        return out("cuEventElapsedTime", JAVA_FLOAT, out -> out.get(JAVA_FLOAT, 0),
+                out -> (int) cuEventElapsedTime.invokeExact(out, start, end));
     }
 
     public void destroyEvent(MemorySegment event) {
-        try {
-            check((int) cuEventDestroy.invokeExact(event), "cuEventDestroy");
-        } catch (Throwable e) {
-            throw rethrow(e);
-        }
+        call("cuEventDestroy", () -> (int) cuEventDestroy.invokeExact(event));
     }
-
 }

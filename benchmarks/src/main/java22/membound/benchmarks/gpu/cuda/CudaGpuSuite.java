@@ -104,8 +104,10 @@ public final class CudaGpuSuite implements GpuSuite {
 
         GpuRun run(GpuPlan plan) {
             List<GpuStreamResult> stream = new ArrayList<>();
-            for (GpuPlan.WorkingSetSize size : plan.workingSets(device.l2Bytes())) {
-                stream.addAll(stream(plan, size));
+            List<GpuPlan.WorkingSetSize> sizes = plan.workingSets(device.l2Bytes());
+            long largest = sizes.stream().mapToLong(GpuPlan.WorkingSetSize::arrayBytes).max().orElseThrow();
+            for (GpuPlan.WorkingSetSize size : sizes) {
+                stream.addAll(stream(plan, size, launchesPerSample(size, largest)));
             }
             return new GpuRun(device, plan, stream, launchSync(plan), copies(plan));
         }
@@ -143,7 +145,18 @@ public final class CudaGpuSuite implements GpuSuite {
 
         // ---- STREAM
 
-        private List<GpuStreamResult> stream(GpuPlan plan, GpuPlan.WorkingSetSize size) {
+        /**
+         * Launches in one timed sample: a pass over arrays inside the L2 lasts microseconds, near the events'
+         * resolution and the gap between launches, so as many passes run back to back as make one pass over the
+         * largest arrays (at most {@value #MOST_LAUNCHES_PER_SAMPLE}); the sample's time is divided among them.
+         */
+        static int launchesPerSample(GpuPlan.WorkingSetSize size, long largestArrayBytes) {
+            return (int) Math.max(1, Math.min(MOST_LAUNCHES_PER_SAMPLE, largestArrayBytes / size.arrayBytes()));
+        }
+
+        static final int MOST_LAUNCHES_PER_SAMPLE = 64;
+
+        private List<GpuStreamResult> stream(GpuPlan plan, GpuPlan.WorkingSetSize size, int launches) {
             ensureFree(3 * size.arrayBytes(), "three arrays of " + Units.formatBytes(size.arrayBytes()) + " ("
                     + size.label() + ")");
             long[] arrays = {allocate(size.arrayBytes()), allocate(size.arrayBytes()), allocate(size.arrayBytes())};
@@ -157,7 +170,7 @@ public final class CudaGpuSuite implements GpuSuite {
                         fill(kernels, arrays[array - 'a'], values.of(array), elements);
                     }
                     for (StreamKernel kernel : plan.kernels()) {
-                        results.add(measureKernel(plan, size, kernels, kernel, arrays, elements, values));
+                        results.add(measureKernel(plan, size, kernels, kernel, arrays, elements, values, launches));
                     }
                 }
                 return results;
@@ -169,11 +182,12 @@ public final class CudaGpuSuite implements GpuSuite {
         }
 
         private GpuStreamResult measureKernel(GpuPlan plan, GpuPlan.WorkingSetSize size, Kernels kernels,
-                                              StreamKernel kernel, long[] arrays, long elements, StreamValues values) {
+                                              StreamKernel kernel, long[] arrays, long elements, StreamValues values,
+                                              int launches) {
             char written = writtenArray(kernel);
             long[] nanos = new long[plan.passes()];
             for (int pass = -plan.warmupPasses(); pass < plan.passes(); pass++) {
-                long took = pass(kernels, kernel, arrays, elements, values, written, size);
+                long took = pass(kernels, kernel, arrays, elements, values, written, size, launches);
                 if (pass >= 0) {
                     nanos[pass] = took;
                 }
@@ -181,13 +195,13 @@ public final class CudaGpuSuite implements GpuSuite {
             if (written != 0) {
                 fill(kernels, arrays[written - 'a'], values.of(written), elements);
             }
-            return new GpuStreamResult(kernel, kernels.type, size, elements, grid, THREADS_PER_BLOCK,
+            return new GpuStreamResult(kernel, kernels.type, size, elements, grid, THREADS_PER_BLOCK, launches,
                     PassTimes.ofNanos(nanos));
         }
 
-        /** One validated pass, its time in nanoseconds. */
+        /** One validated sample of {@code launches} passes back to back: the time of one pass, in nanoseconds. */
         private long pass(Kernels kernels, StreamKernel kernel, long[] arrays, long elements, StreamValues values,
-                          char written, GpuPlan.WorkingSetSize size) {
+                          char written, GpuPlan.WorkingSetSize size, int launches) {
             if (written != 0) {
                 fill(kernels, arrays[written - 'a'], Double.NaN, elements);
             } else {
@@ -199,11 +213,13 @@ public final class CudaGpuSuite implements GpuSuite {
                 MemorySegment function = kernels.function(kernel);
                 cuda.synchronize();
                 cuda.record(start);
-                cuda.launch(function, grid, THREADS_PER_BLOCK, parameters, kernels.name(kernel));
+                for (int launch = 0; launch < launches; launch++) {
+                    cuda.launch(function, grid, THREADS_PER_BLOCK, parameters, kernels.name(kernel));
+                }
                 cuda.record(end);
                 cuda.synchronize(end);
             }
-            long nanos = Math.max(1, Math.round(cuda.elapsedMillis(start, end) * 1e6));
+            long nanos = Math.max(1, Math.round(cuda.elapsedMillis(start, end) * 1e6 / launches));
             if (written != 0) {
                 double expected = values.after(kernel, 1).of(written);
                 long wrong = mismatches(kernels, arrays[written - 'a'], expected, elements);
@@ -213,7 +229,7 @@ public final class CudaGpuSuite implements GpuSuite {
                             kernels.type.javaName(), size.label(), wrong, elements, written, expected));
                 }
             } else {
-                double expected = values.reduction(kernel, elements);
+                double expected = launches * values.reduction(kernel, elements);
                 double sum = readDouble(scratch);
                 if (sum != expected) {
                     throw new StreamValidationException(String.format(Locale.ROOT, "GPU %s (%s, %s) failed "
