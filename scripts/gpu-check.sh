@@ -7,8 +7,9 @@
 #   scripts/gpu-check.sh [--java JAVA_OR_RUNTIME] [calibrate options, default --quick]
 #
 # JAVA_OR_RUNTIME is a java executable or a Java runtime directory (bin/java inside): a JDK 22 or newer, or a
-# jlink-ed runtime carried to a machine that has none, made on a JDK 25 with
-#   jlink --add-modules java.base,java.desktop,java.logging,java.management,java.naming,java.xml,jdk.incubator.vector,jdk.management,jdk.unsupported --strip-debug --no-header-files --no-man-pages --output runtime
+# jlink-ed runtime carried to a machine that has none, made on a JDK 25 with (49 MB; calibrate, JMH's forks included,
+# runs on it; `membound report` would also need java.desktop)
+#   jlink --add-modules java.base,java.logging,java.management,java.xml,jdk.incubator.vector,jdk.management,jdk.unsupported --strip-debug --no-header-files --no-man-pages --compress=zip-6 --output runtime
 # Without --java it uses $JAVA_HOME, else the java on the PATH. Needs the README's build (cli/target/membound.jar,
 # built on JDK 22+ so that it holds the GPU suite). Exit status: calibrate's (2 when no GPU can be measured).
 set -euo pipefail
