@@ -82,11 +82,16 @@ public final class CeilingRule {
         return threads(candidate) > threads(current);
     }
 
-    /** Membound's Vector API kernel on doubles, on every cpu: what the model's ceilings are measured in. */
+    /**
+     * Membound's own kernel on doubles, on every cpu: what the model's ceilings are measured in. On the CPU that is
+     * the Vector API kernel ({@code vector}, not its scalar twin); on a GPU the suite's PTX kernel ({@code ptx}).
+     */
     public static boolean isTrainingConfiguration(BandwidthEntry entry) {
         return isAllCpus(entry.placement()) && "double".equals(entry.elementType())
-                && "vector".equals(entry.provenance().settings().get(IMPLEMENTATION_SETTING));
+                && TRAINING_IMPLEMENTATIONS.contains(entry.provenance().settings().get(IMPLEMENTATION_SETTING));
     }
+
+    private static final java.util.Set<String> TRAINING_IMPLEMENTATIONS = java.util.Set.of("vector", "ptx");
 
     /** The setting that records which implementation of a kernel ran ({@code vector} or {@code scalar}). */
     public static final String IMPLEMENTATION_SETTING = "param.implementation";

@@ -170,6 +170,19 @@ public enum CalibrationMode {
     }
 
     /** True for a run whose figures are not the machine's ceilings. */
+    /**
+     * What the GPU suite runs in this mode: every device kernel on fp64 and fp32 at the L2 and DRAM working sets
+     * (quick 5 measured passes, standard 10, full 20 with a sweep between them); smoke at tiny sizes.
+     */
+    public membound.benchmarks.gpu.GpuPlan gpuPlan() {
+        return switch (this) {
+            case SMOKE -> membound.benchmarks.gpu.GpuPlan.smokePlan();
+            case QUICK -> membound.benchmarks.gpu.GpuPlan.of(false, 5);
+            case STANDARD -> membound.benchmarks.gpu.GpuPlan.of(false, 10);
+            case FULL -> membound.benchmarks.gpu.GpuPlan.of(true, 20);
+        };
+    }
+
     public boolean isSmoke() {
         return this == SMOKE;
     }

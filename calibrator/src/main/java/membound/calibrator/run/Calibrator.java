@@ -55,9 +55,12 @@ public final class Calibrator {
      */
     public record Request(CalibrationMode mode, Optional<String> platform, Optional<String> nominalBandwidth,
             boolean hugePages, ProfileStore store, String commandLine, String memboundVersion, boolean pin,
-            boolean coreTypes, Optional<String> jvm, int tenants) {
+            boolean coreTypes, Optional<String> jvm, int tenants, GpuPolicy gpu) {
 
         public Request {
+            if (gpu == null) {
+                throw new BadInputException("gpu must be given (auto, required or off): gpu=null");
+            }
             if (mode == null || platform == null || nominalBandwidth == null || store == null || jvm == null) {
                 throw new BadInputException("mode, platform, nominalBandwidth, store and jvm must be given: "
                         + "mode=" + mode + ", store=" + store);
@@ -65,6 +68,14 @@ public final class Calibrator {
             if (tenants < 0) {
                 throw new BadInputException("tenants must be 0 (none) or more: tenants=" + tenants);
             }
+        }
+
+        /** The GPU measured where it can be ({@link GpuPolicy#AUTO}). */
+        public Request(CalibrationMode mode, Optional<String> platform, Optional<String> nominalBandwidth,
+                boolean hugePages, ProfileStore store, String commandLine, String memboundVersion, boolean pin,
+                boolean coreTypes, Optional<String> jvm, int tenants) {
+            this(mode, platform, nominalBandwidth, hugePages, store, commandLine, memboundVersion, pin, coreTypes,
+                    jvm, tenants, GpuPolicy.AUTO);
         }
 
         /** Without a tenants curve. */
@@ -141,6 +152,8 @@ public final class Calibrator {
                 + "): " + trials(plan) + " measurements");
         progress.println(planned.coreTypeNote());
         progress.flush();
+        GpuMeasurement.Outcome gpu = GpuMeasurement.attempt(request.gpu(), request.mode().gpuPlan(), progress);
+        recorded.put("gpu", request.gpu().label());
 
         Optional<LoadMonitor> monitor = LoadMonitor.start(Path.of("/proc"), host.logicalCpus());
         ProgressFormat format = new ProgressFormat(progress, trials(plan), monitor.orElse(null));
@@ -171,7 +184,7 @@ public final class Calibrator {
                     + " measurements completed", format.jmhTail());
         }
         Profile profile = new ProfileBuilder(host, caches, platform, nominal, recorded, request.commandLine(),
-                started, request.memboundVersion()).build(results, load, tenants);
+                started, request.memboundVersion()).build(results, load, tenants, gpu);
         Path file = request.store().save(profile, rawJson(results));
         // The stored profile names its raw result file: return exactly what was written.
         return new Outcome(file, membound.profile.ProfileJson.read(file), Duration.between(started, Instant.now()));

@@ -28,6 +28,7 @@ import membound.profile.Device;
 import membound.profile.Distribution;
 import membound.profile.Efficiency;
 import membound.profile.LatencyEntry;
+import membound.profile.Link;
 import membound.profile.Nominal;
 import membound.profile.OperationEntry;
 import membound.profile.Profile;
@@ -85,6 +86,14 @@ final class ProfileBuilder {
 
     /** @param tenants the tenants curve, where one was measured */
     Profile build(List<RunResult> results, LoadReport load, List<TenantEntry> tenants) {
+        return build(results, load, tenants, null);
+    }
+
+    /**
+     * @param gpu what the GPU suite measured, or why it measured nothing (the profile is flagged
+     *            {@value GpuMeasurement#NOT_MEASURED}); null where no GPU was considered
+     */
+    Profile build(List<RunResult> results, LoadReport load, List<TenantEntry> tenants, GpuMeasurement.Outcome gpu) {
         List<BandwidthEntry> bandwidth = new ArrayList<>();
         List<LatencyEntry> latency = new ArrayList<>();
         List<ComputeEntry> compute = new ArrayList<>();
@@ -141,20 +150,35 @@ final class ProfileBuilder {
         }
 
         List<Device> devices = new ArrayList<>();
+        List<Link> links = new ArrayList<>();
         Optional<DeviceSpec> gpuSpec = platform.flatMap(PlatformSpec::gpu);
-        boolean unified = platform.map(PlatformSpec::unifiedMemory).orElse(false) && gpuSpec.isPresent();
+        Optional<membound.benchmarks.gpu.GpuRun> gpuRun = gpu == null ? Optional.empty() : gpu.run();
+        boolean unified = platform.map(PlatformSpec::unifiedMemory).orElse(false) && gpuSpec.isPresent()
+                || gpuRun.map(run -> run.device().sharesHostMemory()).orElse(false);
         Device cpu = new Device(CPU, DeviceKind.CPU, cpuName(), memory(), unified ? List.of(GPU) : List.of(),
                 bandwidth, CeilingRule.ceilings(bandwidth), scaling(bandwidth), latency, compute, tenants, operations);
         devices.add(cpu);
-        gpuSpec.ifPresent(gpu -> devices.add(Device.of(GPU, DeviceKind.GPU, gpu.name(),
-                new Device.Memory((long) gpu.memoryCapacityBytes().value(), null,
-                        Provenance.datasheet(gpu.memoryCapacityBytes().source())),
-                unified ? List.of(CPU) : List.of())));
+        if (gpuRun.isPresent()) {
+            Device measured = GpuProfile.device(gpuRun.get(), unified, runSettings);
+            devices.add(measured);
+            links.addAll(GpuProfile.links(gpuRun.get(), platform, runSettings));
+            for (BandwidthEntry entry : measured.bandwidth()) {
+                quality = flagIfNoisy(quality, GPU, entry.id(), entry.streamBytesPerSecond());
+            }
+        } else {
+            gpuSpec.ifPresent(spec -> devices.add(Device.of(GPU, DeviceKind.GPU, spec.name(),
+                    new Device.Memory((long) spec.memoryCapacityBytes().value(), null,
+                            Provenance.datasheet(spec.memoryCapacityBytes().source())),
+                    unified ? List.of(CPU) : List.of())));
+        }
+        if (gpu != null && gpuRun.isEmpty()) {
+            quality = quality.with(new Quality.Flag(GpuMeasurement.NOT_MEASURED, gpu.notMeasuredReason(), null, null));
+        }
 
         Nominal nominalFigures = nominal(devices);
         RunProvenance provenance = RunProvenance.of(memboundVersion, org.openjdk.jmh.util.Version.getPlainVersion(),
                 runSettings, commandLine, created, null);
-        return new Profile(HostMapping.toProfile(host), nominalFigures, devices, List.of(),
+        return new Profile(HostMapping.toProfile(host), nominalFigures, devices, links,
                 Efficiency.derive(devices, nominalFigures), quality, provenance);
     }
 
@@ -364,6 +388,10 @@ final class ProfileBuilder {
 
     /** Flags a figure whose recorded rates vary more than the threshold (the CV the profile itself keeps). */
     private static Quality flagIfNoisy(Quality quality, String id, Distribution rates) {
+        return flagIfNoisy(quality, CPU, id, rates);
+    }
+
+    private static Quality flagIfNoisy(Quality quality, String deviceId, String id, Distribution rates) {
         Double coefficientOfVariation = rates.coefficientOfVariation();
         if (coefficientOfVariation == null || coefficientOfVariation <= NOISY_COEFFICIENT_OF_VARIATION) {
             return quality;
@@ -371,6 +399,6 @@ final class ProfileBuilder {
         return quality.with(new Quality.Flag("noisy", String.format(Locale.ROOT,
                 "its rate varies by %.1f%% (std/mean over %d passes), above the %.0f%% threshold: rerun on a "
                         + "quieter machine", 100 * coefficientOfVariation, rates.samples(),
-                100 * NOISY_COEFFICIENT_OF_VARIATION), CPU, id));
+                100 * NOISY_COEFFICIENT_OF_VARIATION), deviceId, id));
     }
 }

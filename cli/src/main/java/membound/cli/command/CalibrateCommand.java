@@ -19,6 +19,7 @@ import picocli.CommandLine.Spec;
 import membound.calibrator.run.CalibrationFailedException;
 import membound.calibrator.run.CalibrationMode;
 import membound.calibrator.run.Calibrator;
+import membound.calibrator.run.GpuPolicy;
 import membound.cli.options.FormatOption;
 import membound.cli.options.OutputFormat;
 import membound.cli.options.ProfilesDirOption;
@@ -94,6 +95,12 @@ public final class CalibrateCommand implements Callable<Integer> {
                     + "predict --tenants uses it")
     int tenants;
 
+    @Option(names = "--gpu", paramLabel = "WHEN", defaultValue = "auto",
+            description = "measure the GPU with the GPU suite (CUDA driver, JDK 22+): auto (default: where it can, "
+                    + "else one line says why and the profile is flagged gpu-not-measured), required (a GPU that "
+                    + "cannot be measured is an error, exit 2), off")
+    String gpu = "auto";
+
     @Option(names = "--jvm", paramLabel = "JAVA",
             description = "the java that runs the benchmark forks (default: the one running membound)")
     String jvm;
@@ -113,7 +120,7 @@ public final class CalibrateCommand implements Callable<Integer> {
         Calibrator.Request request = new Calibrator.Request(chosen, Optional.ofNullable(platform),
                 Optional.ofNullable(nominalBandwidth), hugePages, profilesDir.store(),
                 CommandSupport.commandLine(spec), CommandSupport.version(), pin, coreTypes, Optional.ofNullable(jvm),
-                tenants);
+                tenants, GpuPolicy.of(gpu));
         Calibrator.Outcome outcome;
         try {
             // In JSON mode stdout carries only the result, so progress goes to stderr.
@@ -161,6 +168,31 @@ public final class CalibrateCommand implements Callable<Integer> {
             }
         });
         return s.length() == 0 ? "" : "by placement (median, STREAM bytes):\n" + s;
+    }
+
+    /** The GPU suite's figures: every kernel, element type and working set, then the host-device links. */
+    static String gpuTable(Device gpu, Profile profile) {
+        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "%s (%s): STREAM bytes, CUDA-event timed, every "
+                + "pass validated%n", gpu.id(), gpu.name()));
+        s.append(String.format(Locale.ROOT, "  %-7s %-7s %-6s %10s %14s %22s %7s%n", "kernel", "type", "level",
+                "array", "median", "p5 - p95", "CV"));
+        for (BandwidthEntry entry : gpu.bandwidth()) {
+            var d = entry.streamBytesPerSecond();
+            String array = entry.provenance().settings().getOrDefault("gpu.arrayBytes", "");
+            s.append(String.format(Locale.ROOT, "  %-7s %-7s %-6s %10s %14s %22s %6.1f%%%n", entry.kernel(),
+                    entry.elementType(), entry.level().label(),
+                    array.isEmpty() ? "" : Units.formatBytes(Long.parseLong(array)), Units.formatBandwidth(d.typical()),
+                    d.p5() == null ? "" : Units.formatBandwidth(d.p5()) + " - " + Units.formatBandwidth(d.p95()),
+                    d.coefficientOfVariation() == null ? 0 : 100 * d.coefficientOfVariation()));
+        }
+        for (membound.profile.Link link : profile.links()) {
+            if (link.bandwidthBytesPerSecond() != null && (link.from().equals(gpu.id()) || link.to().equals(gpu.id()))) {
+                s.append(String.format(Locale.ROOT, "  link %s (%s, %s to %s, pinned): %s median%n", link.id(),
+                        link.kind().label(), link.from(), link.to(),
+                        Units.formatBandwidth(link.bandwidthBytesPerSecond().typical())));
+            }
+        }
+        return s.toString();
     }
 
     /** The measured-against-nominal summary that ends a calibration. */
@@ -232,6 +264,8 @@ public final class CalibrateCommand implements Callable<Integer> {
             s.setLength(s.length() - 1);
             s.append('\n');
         }
+        profile.devices().stream().filter(d -> d.kind() == membound.vocabulary.DeviceKind.GPU
+                && !d.bandwidth().isEmpty()).forEach(gpu -> s.append(gpuTable(gpu, profile)));
         for (Quality.Flag flag : profile.quality().flags()) {
             s.append("flag ").append(flag.code()).append(flag.subject() == null ? "" : " " + flag.subject())
                     .append(": ").append(flag.message()).append('\n');

@@ -51,8 +51,9 @@ final class ProfileMachines {
      * @param deviceId the device to train on, or null for the GPU if there is one, else the CPU
      */
     static Machine fromProfile(Profile profile, String origin, String deviceId, Overrides overrides) {
-        membound.profile.Device trainer = chooseDevice(profile, origin, deviceId);
         String platformId = profile.nominal().platformId();
+        membound.profile.Device trainer = chooseDevice(profile, origin, deviceId,
+                platformId == null ? null : ThirdPartyFigures.of(platformId));
         PlatformSpec spec = platformId == null ? null : Catalog.builtIn().find(platformId).orElse(null);
         // The third-party figures the model knows for a platform are its accelerator's: a CPU never gets them.
         ThirdPartyFigures.Known known = platformId == null || trainer.kind() == DeviceKind.CPU ? null
@@ -61,6 +62,10 @@ final class ProfileMachines {
         List<String> names = List.of(id, String.valueOf(Path.of(origin).getFileName()), "profile",
                 platformId == null ? "profile" : platformId);
         List<String> notes = new ArrayList<>();
+        if (known != null && trainer.levels().isEmpty() && known.hasMemoryAndGemm()) {
+            notes.add("the profile's " + trainer.id() + " has no measured memory ceiling: published third-party "
+                    + "measurements of " + platformId + " stand in on the measured basis (" + known.readSource() + ")");
+        }
         Device device = profileDevice(profile, trainer, origin, known, overrides.peakFlops(names), notes);
         Device host = null;
         if (trainer.kind() != DeviceKind.CPU) {
@@ -115,7 +120,13 @@ final class ProfileMachines {
         return links;
     }
 
-    private static membound.profile.Device chooseDevice(Profile profile, String origin, String deviceId) {
+    /**
+     * The device to train on: the one asked for; else a GPU with measurements; else a GPU without any where the
+     * platform has published measurements of its memory and GEMM rates ({@link ThirdPartyFigures}: they stand in,
+     * and the machine's notes say so); else the CPU.
+     */
+    private static membound.profile.Device chooseDevice(Profile profile, String origin, String deviceId,
+                                                        ThirdPartyFigures.Known published) {
         if (deviceId != null) {
             return profile.device(deviceId).orElseThrow(() -> new BadInputException(
                     "device must be one of the profile's devices (" + String.join(", ",
@@ -125,6 +136,13 @@ final class ProfileMachines {
         for (membound.profile.Device d : profile.devices()) {
             if (d.kind() != DeviceKind.CPU && (!d.compute().isEmpty() || !d.levels().isEmpty())) {
                 return d;
+            }
+        }
+        if (published != null && published.hasMemoryAndGemm()) {
+            for (membound.profile.Device d : profile.devices()) {
+                if (d.kind() == DeviceKind.GPU) {
+                    return d;
+                }
             }
         }
         for (membound.profile.Device d : profile.devices()) {
@@ -179,7 +197,7 @@ final class ProfileMachines {
             throw new BadInputException("profile device must give its memory capacity: file=" + origin + ", device="
                     + d.id() + ", memory.capacityBytes=<missing>");
         }
-        List<MemoryTier> tiers = memoryTiers(profile, d, capacity, origin, notes);
+        List<MemoryTier> tiers = memoryTiers(profile, d, capacity, origin, known, notes);
         Map<Precision, ComputeCeiling> compute = new EnumMap<>(Precision.class);
         Ceiling vector = null;
         for (Precision p : Precision.TRAINING) {
@@ -203,11 +221,14 @@ final class ProfileMachines {
      * every pattern (an unmeasured one takes its nearest measured one) and the nominal figure beside each.
      */
     private static List<MemoryTier> memoryTiers(Profile profile, membound.profile.Device d, long capacity,
-                                                String origin, List<String> notes) {
+                                                String origin, ThirdPartyFigures.Known known, List<String> notes) {
         Optional<Nominal.MemoryBandwidth> nominal = profile.nominal().memoryBandwidthOf(d.id());
         List<MemoryTier> tiers = new ArrayList<>();
         for (MemoryLevel level : MemoryLevel.values()) {
             Map<AccessPattern, Ceiling> patterns = levelCeilings(d, level, origin);
+            if (level == MemoryLevel.DRAM && patterns.isEmpty() && known != null && known.hasMemoryAndGemm()) {
+                patterns.put(AccessPattern.READ, Ceiling.measured(known.readBytesPerSecond(), known.readSource()));
+            }
             if (level == MemoryLevel.DRAM) {
                 MemoryTier dram = dramTier(patterns, nominal, capacity, origin, d.id());
                 tiers.removeIf(cache -> !fasterThanMainMemory(cache, dram, origin, notes));
@@ -317,6 +338,14 @@ final class ProfileMachines {
             attainable = attainable == null ? measured : attainable.withMeasured(measured.measured(), measured.measuredSource());
             if (peak == null) {
                 peak = Ceiling.measured(measured.measured(), measured.measuredSource() + "; no peak known: the GEMM rate stands in");
+            }
+        }
+        Double publishedGemm = known == null ? null : known.gemmFlopsPerSecond().get(p);
+        if (measuredGemm == null && publishedGemm != null) {
+            attainable = attainable == null ? Ceiling.measured(publishedGemm, known.gemmSource())
+                    : attainable.withMeasured(publishedGemm, known.gemmSource());
+            if (peak == null) {
+                peak = Ceiling.measured(publishedGemm, known.gemmSource() + "; no peak known: the GEMM rate stands in");
             }
         }
         if (peak == null) {

@@ -22,6 +22,11 @@ final class ThirdPartyFigures {
     record Known(Map<Precision, Double> gemmFlopsPerSecond, String gemmSource, double readBytesPerSecond,
                  String readSource, long usableCapacityBytes, String capacitySource,
                  Map<Precision, Double> derivedPeakFlopsPerSecond, String derivedSource) {
+
+        /** Published memory and GEMM rates both: enough to train on a GPU the profile did not measure. */
+        boolean hasMemoryAndGemm() {
+            return Double.isFinite(readBytesPerSecond) && !gemmFlopsPerSecond.isEmpty();
+        }
     }
 
     private static final Map<String, Known> BY_PLATFORM = Map.of(

@@ -1,0 +1,383 @@
+package membound.benchmarks.gpu.cuda;
+
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import membound.benchmarks.gpu.GpuCopyResult;
+import membound.benchmarks.gpu.GpuPlan;
+import membound.benchmarks.gpu.GpuProperties;
+import membound.benchmarks.gpu.GpuRun;
+import membound.benchmarks.gpu.GpuStreamResult;
+import membound.benchmarks.gpu.GpuSuite;
+import membound.benchmarks.gpu.GpuUnavailableException;
+import membound.benchmarks.results.PassTimes;
+import membound.benchmarks.stream.ElementType;
+import membound.benchmarks.stream.StreamKernel;
+import membound.benchmarks.stream.StreamValidationException;
+import membound.benchmarks.stream.StreamValues;
+import membound.vocabulary.units.Units;
+
+/**
+ * The GPU suite on GPU 0 through the CUDA driver: device attributes, then the STREAM kernels at each working set
+ * (every pass timed with CUDA events and validated on the device against STREAM's closed form), the launch +
+ * synchronise latency of an empty kernel, and pinned copies in both directions.
+ *
+ * <p>A pass: the array the kernel writes is poisoned with NaN (untimed), the kernel runs between two events, and a
+ * verify kernel counts the elements that differ from the closed form (Dot's sum is compared instead). The poison
+ * makes each pass prove its own result; STREAM's start values ({@link StreamValues#start}) make the answers small
+ * integers, exact in fp32 and fp64. After a kernel the array it wrote gets its start value back, so each kernel
+ * starts from STREAM's state.
+ *
+ * <p>HOW TO RUN: {@code membound calibrate} (any mode) on a machine with an NVIDIA driver and GPU and a JDK 22+, or
+ * {@code scripts/gpu-check.sh}.
+ */
+public final class CudaGpuSuite implements GpuSuite {
+
+    /** Threads per block: a power of two (the Dot tree needs one), at most the kernels' 1024-slot shared array. */
+    static final int THREADS_PER_BLOCK = 256;
+
+    @Override
+    public GpuRun measure(GpuPlan plan) {
+        CudaDriver cuda = CudaDriver.load();
+        cuda.init();
+        if (cuda.deviceCount() == 0) {
+            throw new GpuUnavailableException("the CUDA driver sees no device (cuDeviceGetCount returned 0)", null);
+        }
+        int device = cuda.device(0);
+        GpuProperties properties = properties(cuda, device);
+        cuda.retainPrimaryContext(device);
+        try (Session session = new Session(cuda, properties)) {
+            return session.run(plan);
+        } finally {
+            cuda.releasePrimaryContext(device);
+        }
+    }
+
+    static GpuProperties properties(CudaDriver cuda, int device) {
+        return new GpuProperties(cuda.deviceName(device),
+                cuda.attribute(device, CudaDriver.COMPUTE_CAPABILITY_MAJOR) + "."
+                        + cuda.attribute(device, CudaDriver.COMPUTE_CAPABILITY_MINOR),
+                cuda.attribute(device, CudaDriver.MULTIPROCESSOR_COUNT),
+                cuda.attribute(device, CudaDriver.MAX_THREADS_PER_MULTIPROCESSOR),
+                cuda.attribute(device, CudaDriver.L2_CACHE_SIZE),
+                cuda.totalMemoryBytes(device),
+                cuda.attribute(device, CudaDriver.GLOBAL_MEMORY_BUS_WIDTH),
+                cuda.attribute(device, CudaDriver.MEMORY_CLOCK_RATE),
+                cuda.attribute(device, CudaDriver.CLOCK_RATE),
+                cuda.attribute(device, CudaDriver.INTEGRATED) != 0,
+                cuda.attribute(device, CudaDriver.UNIFIED_ADDRESSING) != 0,
+                cuda.attribute(device, CudaDriver.PAGEABLE_MEMORY_ACCESS) != 0,
+                cuda.attribute(device, CudaDriver.PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES) != 0,
+                cuda.attribute(device, CudaDriver.CONCURRENT_MANAGED_ACCESS) != 0,
+                cuda.driverVersion());
+    }
+
+    /** The loaded kernels, events and scratch words of one run, released when it ends. */
+    private static final class Session implements AutoCloseable {
+        private final CudaDriver cuda;
+        private final GpuProperties device;
+        private final Arena arena = Arena.ofConfined();
+        private final List<MemorySegment> modules = new ArrayList<>();
+        private final List<Long> allocations = new ArrayList<>();
+        private final MemorySegment start;
+        private final MemorySegment end;
+        private final long scratch;
+        private final int grid;
+        private final MemorySegment launchEmpty;
+        private final java.util.Map<ElementType, Kernels> kernels = new java.util.EnumMap<>(ElementType.class);
+
+        Session(CudaDriver cuda, GpuProperties device) {
+            this.cuda = cuda;
+            this.device = device;
+            this.start = cuda.createEvent();
+            this.end = cuda.createEvent();
+            this.scratch = allocate(Long.BYTES);
+            this.grid = device.multiprocessors() * Math.max(1, device.maxThreadsPerMultiprocessor() / THREADS_PER_BLOCK);
+            this.launchEmpty = cuda.function(module("launch.ptx"), "empty");
+        }
+
+        GpuRun run(GpuPlan plan) {
+            List<GpuStreamResult> stream = new ArrayList<>();
+            List<GpuPlan.WorkingSetSize> sizes = plan.workingSets(device.l2Bytes());
+            long largest = sizes.stream().mapToLong(GpuPlan.WorkingSetSize::arrayBytes).max().orElseThrow();
+            for (GpuPlan.WorkingSetSize size : sizes) {
+                stream.addAll(stream(plan, size, launchesPerSample(size, largest)));
+            }
+            return new GpuRun(device, plan, stream, launchSync(plan), copies(plan));
+        }
+
+        private MemorySegment module(String resource) {
+            MemorySegment module = cuda.loadModule(resource, Ptx.text(resource));
+            modules.add(module);
+            return module;
+        }
+
+        private Kernels kernels(ElementType type) {
+            return kernels.computeIfAbsent(type, t -> new Kernels(cuda, module(Ptx.streamResource(t)), t));
+        }
+
+        private long allocate(long bytes) {
+            long pointer = cuda.allocate(bytes);
+            allocations.add(pointer);
+            return pointer;
+        }
+
+        private void release(long pointer) {
+            allocations.remove(pointer);
+            cuda.free(pointer);
+        }
+
+        /** Fails in one line, before allocating, when the arrays do not fit in the free device memory. */
+        private void ensureFree(long bytes, String what) {
+            long free = cuda.memoryInfo()[0];
+            if (bytes > free) {
+                throw new GpuUnavailableException("not enough device memory for " + what + ": it needs "
+                        + Units.formatBytes(bytes) + ", cuMemGetInfo reports " + Units.formatBytes(free) + " free",
+                        "CUDA_ERROR_OUT_OF_MEMORY");
+            }
+        }
+
+        // ---- STREAM
+
+        /**
+         * Launches in one timed sample: a pass over arrays inside the L2 lasts microseconds, near the events'
+         * resolution and the gap between launches, so as many passes run back to back as make one pass over the
+         * largest arrays (at most {@value #MOST_LAUNCHES_PER_SAMPLE}); the sample's time is divided among them.
+         */
+        static int launchesPerSample(GpuPlan.WorkingSetSize size, long largestArrayBytes) {
+            return (int) Math.max(1, Math.min(MOST_LAUNCHES_PER_SAMPLE, largestArrayBytes / size.arrayBytes()));
+        }
+
+        static final int MOST_LAUNCHES_PER_SAMPLE = 64;
+
+        private List<GpuStreamResult> stream(GpuPlan plan, GpuPlan.WorkingSetSize size, int launches) {
+            ensureFree(3 * size.arrayBytes(), "three arrays of " + Units.formatBytes(size.arrayBytes()) + " ("
+                    + size.label() + ")");
+            long[] arrays = {allocate(size.arrayBytes()), allocate(size.arrayBytes()), allocate(size.arrayBytes())};
+            try {
+                List<GpuStreamResult> results = new ArrayList<>();
+                for (ElementType type : plan.elementTypes()) {
+                    Kernels kernels = kernels(type);
+                    long elements = size.arrayBytes() / type.bytes();
+                    StreamValues values = StreamValues.start(type);
+                    for (char array : new char[] {'a', 'b', 'c'}) {
+                        fill(kernels, arrays[array - 'a'], values.of(array), elements);
+                    }
+                    for (StreamKernel kernel : plan.kernels()) {
+                        results.add(measureKernel(plan, size, kernels, kernel, arrays, elements, values, launches));
+                    }
+                }
+                return results;
+            } finally {
+                for (long array : arrays) {
+                    release(array);
+                }
+            }
+        }
+
+        private GpuStreamResult measureKernel(GpuPlan plan, GpuPlan.WorkingSetSize size, Kernels kernels,
+                                              StreamKernel kernel, long[] arrays, long elements, StreamValues values,
+                                              int launches) {
+            char written = writtenArray(kernel);
+            long[] nanos = new long[plan.passes()];
+            for (int pass = -plan.warmupPasses(); pass < plan.passes(); pass++) {
+                long took = pass(kernels, kernel, arrays, elements, values, written, size, launches);
+                if (pass >= 0) {
+                    nanos[pass] = took;
+                }
+            }
+            if (written != 0) {
+                fill(kernels, arrays[written - 'a'], values.of(written), elements);
+            }
+            return new GpuStreamResult(kernel, kernels.type, size, elements, grid, THREADS_PER_BLOCK, launches,
+                    PassTimes.ofNanos(nanos));
+        }
+
+        /** One validated sample of {@code launches} passes back to back: the time of one pass, in nanoseconds. */
+        private long pass(Kernels kernels, StreamKernel kernel, long[] arrays, long elements, StreamValues values,
+                          char written, GpuPlan.WorkingSetSize size, int launches) {
+            if (written != 0) {
+                fill(kernels, arrays[written - 'a'], Double.NaN, elements);
+            } else {
+                cuda.set32(scratch, 0, 2);
+            }
+            try (Arena call = Arena.ofConfined()) {
+                MemorySegment parameters = kernels.streamParameters(call, arrays, StreamValues.SCALAR, elements,
+                        scratch);
+                MemorySegment function = kernels.function(kernel);
+                cuda.synchronize();
+                cuda.record(start);
+                for (int launch = 0; launch < launches; launch++) {
+                    cuda.launch(function, grid, THREADS_PER_BLOCK, parameters, kernels.name(kernel));
+                }
+                cuda.record(end);
+                cuda.synchronize(end);
+            }
+            long nanos = Math.max(1, Math.round(cuda.elapsedMillis(start, end) * 1e6 / launches));
+            if (written != 0) {
+                double expected = values.after(kernel, 1).of(written);
+                long wrong = mismatches(kernels, arrays[written - 'a'], expected, elements);
+                if (wrong != 0) {
+                    throw new StreamValidationException(String.format(Locale.ROOT, "GPU %s (%s, %s) failed "
+                                    + "validation: %d of %d elements of %c differ from the expected %s", kernel.label(),
+                            kernels.type.javaName(), size.label(), wrong, elements, written, expected));
+                }
+            } else {
+                double expected = launches * values.reduction(kernel, elements);
+                double sum = readDouble(scratch);
+                if (sum != expected) {
+                    throw new StreamValidationException(String.format(Locale.ROOT, "GPU %s (%s, %s) failed "
+                            + "validation: the sum is %s, expected %s", kernel.label(), kernels.type.javaName(),
+                            size.label(), sum, expected));
+                }
+            }
+            return nanos;
+        }
+
+        private void fill(Kernels kernels, long array, double value, long elements) {
+            try (Arena call = Arena.ofConfined()) {
+                cuda.launch(kernels.function(StreamKernel.FILL), grid, THREADS_PER_BLOCK,
+                        kernels.streamParameters(call, new long[] {0, 0, array}, value, elements, 0),
+                        kernels.name(StreamKernel.FILL));
+            }
+        }
+
+        private long mismatches(Kernels kernels, long array, double expected, long elements) {
+            cuda.set32(scratch, 0, 1);
+            try (Arena call = Arena.ofConfined()) {
+                cuda.launch(kernels.verify, grid, THREADS_PER_BLOCK,
+                        kernels.verifyParameters(call, array, expected, elements, scratch), kernels.verifyName);
+                MemorySegment count = call.allocate(JAVA_INT);
+                cuda.read(count, scratch, Integer.BYTES);
+                return Integer.toUnsignedLong(count.get(JAVA_INT, 0));
+            }
+        }
+
+        private double readDouble(long pointer) {
+            try (Arena call = Arena.ofConfined()) {
+                MemorySegment value = call.allocate(JAVA_DOUBLE);
+                cuda.read(value, pointer, Double.BYTES);
+                return value.get(JAVA_DOUBLE, 0);
+            }
+        }
+
+        // ---- launch latency
+
+        private PassTimes launchSync(GpuPlan plan) {
+            int warmups = Math.max(1, plan.launches() / 10);
+            long[] nanos = new long[plan.launches()];
+            MemorySegment none = arena.allocate(8);
+            cuda.synchronize();
+            for (int i = -warmups; i < plan.launches(); i++) {
+                long begin = System.nanoTime();
+                cuda.launch(launchEmpty, 1, 1, none, "empty");
+                cuda.synchronize();
+                long took = System.nanoTime() - begin;
+                if (i >= 0) {
+                    nanos[i] = took;
+                }
+            }
+            return PassTimes.ofNanos(nanos);
+        }
+
+        // ---- pinned copies
+
+        private List<GpuCopyResult> copies(GpuPlan plan) {
+            long bytes = plan.copyBytes();
+            ensureFree(bytes, "a pinned copy of " + Units.formatBytes(bytes));
+            long onDevice = allocate(bytes);
+            MemorySegment host = cuda.allocateHost(bytes);
+            try {
+                Kernels doubles = kernels(ElementType.DOUBLE);
+                long elements = bytes / Double.BYTES;
+                return List.of(copy(plan, true, host, onDevice, elements, doubles),
+                        copy(plan, false, host, onDevice, elements, doubles));
+            } finally {
+                cuda.freeHost(host);
+                release(onDevice);
+            }
+        }
+
+        private GpuCopyResult copy(GpuPlan plan, boolean toDevice, MemorySegment host, long onDevice, long elements,
+                                   Kernels doubles) {
+            double value = toDevice ? StreamValues.SCALAR : StreamValues.SCALAR + 1;
+            long bytes = elements * Double.BYTES;
+            long[] nanos = new long[plan.passes()];
+            for (int pass = -plan.warmupPasses(); pass < plan.passes(); pass++) {
+                if (toDevice) {
+                    fillHost(host, elements, value);
+                    fill(doubles, onDevice, Double.NaN, elements);
+                } else {
+                    fillHost(host, elements, Double.NaN);
+                    fill(doubles, onDevice, value, elements);
+                }
+                cuda.synchronize();
+                cuda.record(start);
+                if (toDevice) {
+                    cuda.copyToDevice(onDevice, host, bytes);
+                } else {
+                    cuda.copyToHost(host, onDevice, bytes);
+                }
+                cuda.record(end);
+                cuda.synchronize(end);
+                long took = Math.max(1, Math.round(cuda.elapsedMillis(start, end) * 1e6));
+                long wrong = toDevice ? mismatches(doubles, onDevice, value, elements) : hostMismatches(host, elements,
+                        value);
+                if (wrong != 0) {
+                    throw new StreamValidationException("GPU pinned copy " + (toDevice ? "host to device" : "device "
+                            + "to host") + " failed validation: " + wrong + " of " + elements + " doubles differ from "
+                            + value);
+                }
+                if (pass >= 0) {
+                    nanos[pass] = took;
+                }
+            }
+            return new GpuCopyResult(toDevice, bytes, PassTimes.ofNanos(nanos));
+        }
+
+        private static void fillHost(MemorySegment host, long elements, double value) {
+            for (long i = 0; i < elements; i++) {
+                host.setAtIndex(JAVA_DOUBLE, i, value);
+            }
+        }
+
+        private static long hostMismatches(MemorySegment host, long elements, double value) {
+            long wrong = 0;
+            for (long i = 0; i < elements; i++) {
+                if (host.getAtIndex(JAVA_DOUBLE, i) != value) {
+                    wrong++;
+                }
+            }
+            return wrong;
+        }
+
+        @Override
+        public void close() {
+            for (long pointer : List.copyOf(allocations)) {
+                cuda.free(pointer);
+            }
+            for (MemorySegment module : modules) {
+                cuda.unloadModule(module);
+            }
+            cuda.destroyEvent(start);
+            cuda.destroyEvent(end);
+            arena.close();
+        }
+    }
+
+    /** The array a kernel writes ('a', 'b' or 'c'), or 0 for a reduction. */
+    static char writtenArray(StreamKernel kernel) {
+        for (char array : new char[] {'a', 'b', 'c'}) {
+            if (kernel.onlyWrites(array)) {
+                return array;
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,115 @@
+package membound.calibrator.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import membound.benchmarks.gpu.GpuCopyResult;
+import membound.benchmarks.gpu.GpuProperties;
+import membound.benchmarks.gpu.GpuRun;
+import membound.benchmarks.gpu.GpuStreamResult;
+import membound.calibrator.ceiling.CeilingRule;
+import membound.hardware.catalog.LinkSpec;
+import membound.hardware.catalog.PlatformSpec;
+import membound.profile.BandwidthEntry;
+import membound.profile.Device;
+import membound.profile.Distribution;
+import membound.profile.Link;
+import membound.profile.Provenance;
+import membound.profile.ProvenanceKind;
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.LinkKind;
+
+/**
+ * The profile's {@code gpu} device from a GPU suite run: a bandwidth entry per kernel, element type and working set
+ * (STREAM bytes; every pass's rate kept as a distribution), the ceilings chosen from them by {@link CeilingRule},
+ * and the pinned copies as the host-device links. Every figure's provenance names the kernel and carries the
+ * device's attributes and the driver's version.
+ */
+final class GpuProfile {
+
+    /** The provenance setting that says which implementation ran: PTX kernels through the driver. */
+    static final String PTX = "ptx";
+
+    private GpuProfile() {
+    }
+
+    static Device device(GpuRun run, boolean unified, Map<String, String> runSettings) {
+        Map<String, String> settings = settings(run, runSettings);
+        List<BandwidthEntry> bandwidth = new ArrayList<>();
+        for (GpuStreamResult result : run.stream()) {
+            bandwidth.add(bandwidthEntry(result, settings));
+        }
+        GpuProperties properties = run.device();
+        Device.Memory memory = new Device.Memory(properties.memoryBytes(), null,
+                new Provenance(ProvenanceKind.MEASURED, "CUDA driver cuDeviceTotalMem", "membound", null, null, null,
+                        new TreeMap<>()));
+        return new Device(ProfileBuilder.GPU, DeviceKind.GPU, properties.name(), memory,
+                unified ? List.of(ProfileBuilder.CPU) : List.of(), bandwidth, CeilingRule.ceilings(bandwidth), List.of(),
+                List.of(), List.of(), List.of(), List.of());
+    }
+
+    /** The pinned copies, as links from the CPU to the GPU and back, of the platform's kind (PCIe where unknown). */
+    static List<Link> links(GpuRun run, Optional<PlatformSpec> platform, Map<String, String> runSettings) {
+        Map<String, String> settings = settings(run, runSettings);
+        LinkKind kind = platform.flatMap(spec -> spec.links().stream().filter(GpuProfile::joinsHostAndGpu)
+                .map(LinkSpec::kind).findFirst()).orElse(LinkKind.PCIE);
+        List<Link> links = new ArrayList<>();
+        for (GpuCopyResult copy : run.copies()) {
+            Map<String, String> copySettings = new TreeMap<>(settings);
+            copySettings.put("gpu.copyBytes", Long.toString(copy.bytes()));
+            boolean toDevice = copy.toDevice();
+            links.add(new Link("gpu-" + copy.direction(), toDevice ? ProfileBuilder.CPU : ProfileBuilder.GPU,
+                    toDevice ? ProfileBuilder.GPU : ProfileBuilder.CPU, kind,
+                    Distribution.ofDurationHistogram(copy.bytes(), copy.passTimes().histogram()), null, List.of(),
+                    Provenance.measured("GpuSuite pinned " + (toDevice ? "cuMemcpyHtoDAsync" : "cuMemcpyDtoHAsync"),
+                            null, copySettings)));
+        }
+        return links;
+    }
+
+    /** A catalog link between the GPU and the host ({@code cpu} or {@code host}), not GPU to GPU or network. */
+    private static boolean joinsHostAndGpu(LinkSpec link) {
+        java.util.Set<String> ends = java.util.Set.of(link.from(), link.to());
+        return ends.contains(ProfileBuilder.GPU) && (ends.contains(ProfileBuilder.CPU) || ends.contains("host"));
+    }
+
+    private static BandwidthEntry bandwidthEntry(GpuStreamResult result, Map<String, String> settings) {
+        String kernel = result.kernel().name().toLowerCase(Locale.ROOT);
+        String type = result.elementType().javaName();
+        String label = result.workingSet().label().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]", "");
+        Map<String, String> entrySettings = new TreeMap<>(settings);
+        entrySettings.put("gpu.arrayBytes", Long.toString(result.workingSet().arrayBytes()));
+        entrySettings.put("gpu.grid", result.grid() + "x" + result.threads());
+        entrySettings.put("gpu.launchesPerSample", Integer.toString(result.launchesPerSample()));
+        return new BandwidthEntry(String.join("-", "gpu", kernel, type, label), kernel, type, null, null,
+                result.footprintBytes(), result.workingSet().level(),
+                Distribution.ofDurationHistogram(result.streamBytesPerPass(), result.passTimes().histogram()), null,
+                Provenance.measured("GpuSuite " + result.kernel().label() + " (PTX, CUDA events)", null,
+                        entrySettings));
+    }
+
+    /** The run's settings plus what the device and the driver said: the provenance of every GPU figure. */
+    private static Map<String, String> settings(GpuRun run, Map<String, String> runSettings) {
+        GpuProperties d = run.device();
+        Map<String, String> settings = new TreeMap<>(runSettings);
+        settings.put(CeilingRule.IMPLEMENTATION_SETTING, PTX);
+        settings.put("gpu.name", d.name());
+        settings.put("gpu.computeCapability", d.computeCapability());
+        settings.put("gpu.multiprocessors", Integer.toString(d.multiprocessors()));
+        settings.put("gpu.l2Bytes", Long.toString(d.l2Bytes()));
+        settings.put("gpu.memoryBusWidthBits", Integer.toString(d.memoryBusWidthBits()));
+        settings.put("gpu.memoryClockKhz", Long.toString(d.memoryClockKhz()));
+        settings.put("gpu.smClockKhz", Long.toString(d.smClockKhz()));
+        settings.put("gpu.integrated", Boolean.toString(d.integrated()));
+        settings.put("gpu.pageableMemoryAccess", Boolean.toString(d.pageableMemoryAccess()));
+        settings.put("gpu.pageableUsesHostPageTables", Boolean.toString(d.pageableUsesHostPageTables()));
+        settings.put("gpu.driverCudaVersion", d.driverCudaVersionText());
+        settings.put("gpu.passes", Integer.toString(run.plan().passes()));
+        settings.put("gpu.warmupPasses", Integer.toString(run.plan().warmupPasses()));
+        return settings;
+    }
+}

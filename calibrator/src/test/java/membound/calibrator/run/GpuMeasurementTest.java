@@ -1,0 +1,164 @@
+package membound.calibrator.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+import membound.benchmarks.gpu.GpuCopyResult;
+import membound.benchmarks.gpu.GpuPlan;
+import membound.benchmarks.gpu.GpuProperties;
+import membound.benchmarks.gpu.GpuRun;
+import membound.benchmarks.gpu.GpuStreamResult;
+import membound.benchmarks.gpu.GpuUnavailableException;
+import membound.benchmarks.results.PassTimes;
+import membound.benchmarks.sizing.CacheSizes;
+import membound.benchmarks.stream.ElementType;
+import membound.benchmarks.stream.StreamKernel;
+import membound.calibrator.Fixtures;
+import membound.hardware.catalog.Catalog;
+import membound.hardware.catalog.PlatformSpec;
+import membound.hardware.host.Host;
+import membound.hardware.host.HostDetector;
+import membound.hardware.host.SystemFiles;
+import membound.profile.BandwidthEntry;
+import membound.profile.Device;
+import membound.profile.LevelCeiling;
+import membound.profile.Link;
+import membound.profile.Profile;
+import membound.profile.ProfileJson;
+import membound.profile.Quality;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.DeviceKind;
+import membound.vocabulary.LinkKind;
+import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.units.Units;
+
+/**
+ * What calibrate makes of the GPU suite: the one line and the flag where it cannot run, an error with
+ * {@code --gpu required}, and the profile's gpu device from a run. The run here is built from the suite's own
+ * records with pass times chosen for the test (no GPU in CI); the real suite's error paths are tested against the
+ * driver library in the benchmarks module.
+ */
+class GpuMeasurementTest {
+
+    private static final String NO_DEVICE =
+            "cuInit(0) failed: CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected";
+    private static final GpuMeasurement.Suite NO_GPU = plan -> {
+        throw new GpuUnavailableException(NO_DEVICE, "CUDA_ERROR_NO_DEVICE");
+    };
+
+    @Test
+    void withoutAGpuOneLineSaysWhyAndTheCpuSuiteGoesOn() {
+        StringWriter progress = new StringWriter();
+        GpuMeasurement.Outcome outcome = GpuMeasurement.attempt(GpuPolicy.AUTO, GpuPlan.smokePlan(),
+                new PrintWriter(progress), NO_GPU);
+        assertTrue(outcome.run().isEmpty());
+        assertEquals(NO_DEVICE, outcome.notMeasuredReason());
+        assertEquals("gpu: not measured, the CPU suite runs alone: " + NO_DEVICE + System.lineSeparator(),
+                progress.toString());
+    }
+
+    @Test
+    void aRequiredGpuThatCannotBeMeasuredIsBadInput() {
+        BadInputException e = assertThrows(BadInputException.class, () -> GpuMeasurement.attempt(GpuPolicy.REQUIRED,
+                GpuPlan.smokePlan(), new PrintWriter(new StringWriter()), NO_GPU));
+        assertEquals("--gpu required, but the GPU cannot be measured: " + NO_DEVICE, e.getMessage());
+    }
+
+    @Test
+    void offDoesNotTouchTheDriver() {
+        GpuMeasurement.Outcome outcome = GpuMeasurement.attempt(GpuPolicy.OFF, GpuPlan.smokePlan(),
+                new PrintWriter(new StringWriter()), plan -> {
+                    throw new AssertionError("the suite must not run with --gpu off");
+                });
+        assertEquals("not attempted: --gpu off", outcome.notMeasuredReason());
+    }
+
+    @Test
+    void anUnknownPolicyNamesTheChoices() {
+        BadInputException e = assertThrows(BadInputException.class, () -> GpuPolicy.of("maybe"));
+        assertEquals("--gpu must be one of auto, required, off: --gpu=maybe", e.getMessage());
+    }
+
+    @Test
+    void aProfileWithoutTheGpuIsFlaggedWithTheReason() {
+        Profile profile = builder().build(List.of(), LoadReport.unmonitored(0), List.of(),
+                GpuMeasurement.Outcome.notMeasured(NO_DEVICE));
+        Quality.Flag flag = profile.quality().flags().stream()
+                .filter(f -> f.code().equals(GpuMeasurement.NOT_MEASURED)).findFirst().orElseThrow();
+        assertEquals(NO_DEVICE, flag.message());
+        Device gpu = profile.device(ProfileBuilder.GPU).orElseThrow();
+        assertTrue(gpu.levels().isEmpty() && gpu.bandwidth().isEmpty(), "the catalog's GPU, with nothing measured");
+    }
+
+    @Test
+    void aMeasuredGpuBecomesTheGpuDeviceWithCeilingsLinksAndProvenance() {
+        GpuRun run = run();
+        Profile written = builder().build(List.of(), LoadReport.unmonitored(0), List.of(),
+                GpuMeasurement.Outcome.measured(run));
+        Profile profile = ProfileJson.read(ProfileJson.toJson(written), "test");
+        assertTrue(profile.quality().flags().stream().noneMatch(f -> f.code().equals(GpuMeasurement.NOT_MEASURED)));
+        Device gpu = profile.device(ProfileBuilder.GPU).orElseThrow();
+        assertEquals(DeviceKind.GPU, gpu.kind());
+        assertEquals("NVIDIA GB10", gpu.name());
+        assertEquals(List.of(ProfileBuilder.CPU), gpu.unifiedMemoryWith(), "GB10 shares the host's memory");
+        assertEquals(List.of(ProfileBuilder.GPU), profile.device(ProfileBuilder.CPU).orElseThrow().unifiedMemoryWith());
+
+        BandwidthEntry triad = gpu.bandwidthEntry("gpu-triad-double-dram").orElseThrow();
+        double bytesPerPass = 3.0 * Units.GIB;
+        assertEquals(bytesPerPass / 13.5e-3, triad.streamBytesPerSecond().median(), bytesPerPass / 13.5e-3 * 1e-3,
+                "STREAM bytes over the median pass");
+        assertEquals(3, triad.streamBytesPerSecond().samples(), "every pass kept");
+        assertEquals("12.1", triad.provenance().settings().get("gpu.computeCapability"));
+        assertEquals("13.0", triad.provenance().settings().get("gpu.driverCudaVersion"));
+
+        LevelCeiling dram = gpu.ceiling(MemoryLevel.DRAM, AccessPattern.TRIAD).orElseThrow();
+        assertEquals("gpu-triad-double-dram", dram.bandwidthId(), "doubles, as on the CPU");
+        assertTrue(gpu.ceiling(MemoryLevel.L2, AccessPattern.TRIAD).isPresent());
+
+        Link h2d = profile.link("gpu-h2d").orElseThrow();
+        assertEquals(ProfileBuilder.CPU, h2d.from());
+        assertEquals(ProfileBuilder.GPU, h2d.to());
+        assertEquals(LinkKind.C2C, h2d.kind(), "the catalog's link kind for a DGX Spark");
+        assertEquals(256.0 * Units.MIB / 5e-3, h2d.bandwidthBytesPerSecond().median(), 256.0 * Units.MIB / 5e-3 * 1e-3);
+        assertEquals(ProfileBuilder.CPU, profile.link("gpu-d2h").orElseThrow().to());
+    }
+
+    private static GpuRun run() {
+        GpuProperties gb10 = new GpuProperties("NVIDIA GB10", "12.1", 48, 1536, 24 * Units.MIB, 128_000_000_000L, 256,
+                4_266_000, 2_418_000, true, true, true, true, true, 13000);
+        GpuPlan plan = GpuPlan.of(false, 3);
+        GpuPlan.WorkingSetSize dram = new GpuPlan.WorkingSetSize("DRAM", Units.GIB, MemoryLevel.DRAM);
+        GpuPlan.WorkingSetSize l2 = new GpuPlan.WorkingSetSize("L2", 4 * Units.MIB, MemoryLevel.L2);
+        long elements = Units.GIB / Double.BYTES;
+        return new GpuRun(gb10, plan, List.of(
+                new GpuStreamResult(StreamKernel.TRIAD, ElementType.DOUBLE, dram, elements, 288, 256, 1,
+                        PassTimes.ofNanos(13_400_000, 13_500_000, 13_700_000)),
+                new GpuStreamResult(StreamKernel.TRIAD, ElementType.FLOAT, dram, 2 * elements, 288, 256, 1,
+                        PassTimes.ofNanos(13_300_000, 13_400_000, 13_600_000)),
+                new GpuStreamResult(StreamKernel.TRIAD, ElementType.DOUBLE, l2, l2.arrayBytes() / Double.BYTES, 288,
+                        256, 64, PassTimes.ofNanos(40_000, 41_000, 42_000))),
+                PassTimes.ofNanos(6_000, 6_100, 6_500),
+                List.of(new GpuCopyResult(true, 256 * Units.MIB, PassTimes.ofNanos(4_900_000, 5_000_000, 5_100_000)),
+                        new GpuCopyResult(false, 256 * Units.MIB, PassTimes.ofNanos(5_000_000, 5_100_000, 5_300_000))));
+    }
+
+    private static ProfileBuilder builder() {
+        Host host = HostDetector.detect(SystemFiles.fixture(
+                Fixtures.repositoryRoot().resolve("hardware/src/test/resources/hosts").resolve("dgx-spark")));
+        Optional<PlatformSpec> spark = Catalog.builtIn().find("dgx-spark");
+        return new ProfileBuilder(host, CacheSizes.of(host), spark,
+                new ProfileBuilder.NominalBandwidth(null, null, "not needed by this test"), Map.of("mode", "quick"),
+                "membound calibrate --quick (test)", Instant.parse("2026-12-01T00:00:00Z"), "test");
+    }
+}

@@ -1,0 +1,78 @@
+package membound.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import membound.profile.Device;
+import membound.profile.Profile;
+import membound.profile.ProfileJson;
+import membound.profile.Quality;
+
+/**
+ * {@code predict} on a profile with a GPU trains on the GPU: on the fixture made from published GB10 measurements
+ * (results/profiles/examples/dgx-spark-gpu-published.json, until a recorded GPU run replaces it), and on a profile
+ * whose GPU was not measured, where the catalog's published measurements stand in and the notes say so.
+ */
+class GpuPredictTest {
+
+    static final Path FIXTURE = TestProfiles.root().resolve("results/profiles/examples/dgx-spark-gpu-published.json");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aProfileWithAMeasuredGpuTrainsOnIt() throws Exception {
+        JsonNode json = predict(FIXTURE);
+        assertTrue(json.path("machineName").asText().endsWith("(NVIDIA GB10 GPU)"), json.path("machineName").asText());
+        assertCeiling(json, "DRAM read bandwidth", 232.5e9, "third-party measurement");
+        assertCeiling(json, "bf16 GEMM", 92.3e12, "a BF16 GEMM reached 92.3 TFLOPS");
+    }
+
+    @Test
+    void aGpuWithoutMeasurementsTakesThePublishedFiguresNotTheDatasheet() throws Exception {
+        Profile fixture = ProfileJson.read(FIXTURE);
+        Device gpu = fixture.device("gpu").orElseThrow();
+        Profile unmeasured = new Profile(fixture.host(), fixture.nominal(), fixture.devices().stream()
+                .map(d -> d.kind() == gpu.kind() ? Device.of(d.id(), d.kind(), d.name(), d.memory(), d.unifiedMemoryWith())
+                        : d).toList(), fixture.links(), fixture.efficiency(),
+                new Quality(java.util.List.of(new Quality.Flag("gpu-not-measured",
+                        "cuInit(0) failed: CUDA_ERROR_NO_DEVICE (100): no CUDA-capable device is detected", null, null))),
+                fixture.provenance());
+        Path file = dir.resolve("spark-gpu-unmeasured.json");
+        Files.writeString(file, ProfileJson.toJson(unmeasured));
+        JsonNode json = predict(file);
+        assertTrue(json.path("machineName").asText().endsWith("(NVIDIA GB10 GPU)"), json.path("machineName").asText());
+        assertCeiling(json, "DRAM read bandwidth", 232.5e9, "third-party measurement");
+        assertCeiling(json, "bf16 GEMM", 92.3e12, "third-party measurement");
+        String notes = json.path("notes").toString();
+        assertTrue(notes.contains("published third-party measurements of dgx-spark stand in"), notes);
+        assertTrue(notes.contains("gpu-not-measured: cuInit(0) failed: CUDA_ERROR_NO_DEVICE"), notes);
+    }
+
+    private static void assertCeiling(JsonNode json, String name, double value, String source) {
+        for (JsonNode ceiling : json.path("measuredCeilings")) {
+            if (ceiling.path("ceiling").asText().equals(name)) {
+                assertEquals(value, ceiling.path("value").asDouble(), value * 1e-9, name);
+                assertTrue(ceiling.path("source").asText().contains(source), ceiling.toString());
+                return;
+            }
+        }
+        throw new AssertionError("no measured ceiling " + name + ": " + json.path("measuredCeilings"));
+    }
+
+    private static JsonNode predict(Path profile) throws Exception {
+        PredictCommandTest.Run r = PredictCommandTest.run("predict", "--profile", profile.toString(), "--model",
+                "llama-3.1-8b", "--format", "json");
+        assertEquals(0, r.status(), r.both());
+        return new ObjectMapper().readTree(r.out());
+    }
+}
