@@ -341,7 +341,7 @@ final class ProfileMachines {
             }
         }
         Double publishedGemm = known == null ? null : known.gemmFlopsPerSecond().get(p);
-        if (measuredGemm == null && publishedGemm != null) {
+        if (gemm.isEmpty() && fma.isEmpty() && publishedGemm != null) {
             attainable = attainable == null ? Ceiling.measured(publishedGemm, known.gemmSource())
                     : attainable.withMeasured(publishedGemm, known.gemmSource());
             if (peak == null) {
