@@ -15,7 +15,8 @@ import membound.profile.Provenance;
  * has one sample and no spread. Test names map to STREAM kernels by their first word: {@code copy},
  * {@code load} (read), {@code store} (write), {@code stream} (STREAM's triad a = b + s·c), {@code sum}
  * and {@code ddot} (read); likwid's own {@code triad} (a = b + c·d), {@code daxpy} and {@code update}
- * keep their names and are no ceiling. likwid-bench does not print its version.
+ * keep their names and are no ceiling. likwid-bench does not print its version; before 4.3 it printed
+ * {@code Size:} where later releases print {@code Size (Byte):}.
  */
 final class LikwidBenchImporter {
 
@@ -25,7 +26,8 @@ final class LikwidBenchImporter {
     private static final Pattern THREADS = Pattern.compile("^Using (\\d+) threads");
     private static final Pattern GROUPS = Pattern.compile("^Using (\\d+) work groups");
     private static final Pattern TIME = Pattern.compile("^Time:\\s+(\\S+) sec");
-    private static final Pattern SIZE = Pattern.compile("^Size \\(Byte\\):\\s+(\\S+)");
+    /** {@code Size (Byte):} from 4.3 on, {@code Size:} before; bytes in both. */
+    private static final Pattern SIZE = Pattern.compile("^Size(?: \\(Byte\\))?:\\s+(\\S+)");
     private static final Pattern VOLUME = Pattern.compile("^Data volume \\(Byte\\):\\s+(\\S+)");
     private static final Pattern RATE = Pattern.compile("^MByte/s:\\s+(\\S+)");
     private static final Pattern ITERATIONS = Pattern.compile("^Iterations:\\s+(\\S+)");
@@ -46,14 +48,15 @@ final class LikwidBenchImporter {
         }
         Matcher rateMatch = RATE.matcher(out.lines.get(rateLine));
         rateMatch.find();
-        double megabytesPerSecond = out.positive(rateLine, "MByte/s", rateMatch.group(1));
+        PrintedNumber megabytesPerSecond = out.printed(rateLine, "MByte/s", rateMatch.group(1));
         int timeLine = lineOf(out, TIME, "Time: S sec");
-        double seconds = out.positive(timeLine, "time", group(out, TIME, timeLine));
+        PrintedNumber seconds = out.printed(timeLine, "time", group(out, TIME, timeLine));
         int volumeLine = lineOf(out, VOLUME, "Data volume (Byte): N");
-        double volume = out.positive(volumeLine, "data volume", group(out, VOLUME, volumeLine));
+        PrintedNumber volume = out.printed(volumeLine, "data volume", group(out, VOLUME, volumeLine));
         int sizeLine = lineOf(out, SIZE, "Size (Byte): N");
         long sizeBytes = out.positiveLong(sizeLine, "size", group(out, SIZE, sizeLine));
-        out.agrees(rateLine, "MByte/s", megabytesPerSecond, volume / seconds / 1e6, 0.01, 0.01);
+        out.agrees(rateLine, "MByte/s", megabytesPerSecond, volume.value() / seconds.value() / 1e6,
+                volume.relativeRounding() + seconds.relativeRounding());
 
         String kernel = kernel(test);
         Map<String, String> settings = new LinkedHashMap<>();
@@ -72,7 +75,7 @@ final class LikwidBenchImporter {
         settings.put("dataVolumeBytes", group(out, VOLUME, volumeLine));
         ImportedBandwidth figure = new ImportedBandwidth(kernel, (test + "_").contains("_sp_") ? "float" : "double",
                 threads, sizeBytes,
-                Distribution.single(megabytesPerSecond * 1e6),
+                Distribution.single(megabytesPerSecond.value() * 1e6),
                 Provenance.imported(TOOL, null, test, out.file, settings));
         return ImportedFigures.bandwidth(TOOL, null, settings, List.of(figure));
     }
