@@ -101,30 +101,14 @@ final class BabelStreamImporter {
         Matcher elementsMatch = out.match(ELEMENTS);
         Long elements = elementsMatch == null ? null
                 : out.positiveLong(out.find(ELEMENTS, 0), "number of elements", elementsMatch.group(1));
-        PrintedNumber arrayBytes;
         Map<String, String> settings = new LinkedHashMap<>();
-        if (elements != null) {
-            arrayBytes = PrintedNumber.exact((double) elements * elementBytes);
-        } else {
-            int line = out.find(ARRAY_SIZE, 0);
-            if (line < 0) {
-                throw out.bad("contain BabelStream's \"Array size: X MB\" or \"Number of elements: N\"");
-            }
-            Matcher size = ARRAY_SIZE.matcher(out.lines.get(line));
-            size.find();
-            PrintedNumber printed = out.printed(line, "array size", size.group(1));
-            String toolVersion = version == null ? null : version.group(1);
-            double unit = unitBytes(binaryBeforeVersion2(toolVersion) ? size.group(2).replace("B", "iB")
-                    : size.group(2));
-            arrayBytes = new PrintedNumber(printed.value() * unit, printed.rounding() * unit);
-            settings.put("arraySizeAsPrinted", size.group(1) + " " + size.group(2));
-        }
-        Matcher unit = TEXT_HEADER.matcher(out.lines.get(header));
-        unit.find();
+        String toolVersion = version == null ? null : version.group(1);
+        PrintedNumber arrayBytes = elements != null ? PrintedNumber.exact((double) elements * elementBytes)
+                : printedArrayBytes(out, toolVersion, settings);
+        Matcher unit = out.matchOn(header, TEXT_HEADER);
         settings.putAll(settings(elements, elementBytes, numTimes,
                 implementation == null ? null : implementation.group(1), unit.group(1)));
-        Run run = new Run(arrayBytes, elementBytes, numTimes, unitBytes(unit.group(1)),
-                version == null ? null : version.group(1), settings);
+        Run run = new Run(arrayBytes, elementBytes, numTimes, unitBytes(unit.group(1)), toolVersion, settings);
         List<ImportedBandwidth> figures = new ArrayList<>();
         for (int i = header + 1; i < out.lines.size(); i++) {
             String line = out.lines.get(i).strip();
@@ -143,9 +127,18 @@ final class BabelStreamImporter {
         return ImportedFigures.bandwidth(TOOL, run.toolVersion(), settings, figures);
     }
 
+    /** Bytes per array as the releases print them, {@code Array size: 268.4 MB}, with the rounding of that print. */
+    private static PrintedNumber printedArrayBytes(ToolOutput out, String toolVersion, Map<String, String> settings) {
+        int line = out.requireLine(ARRAY_SIZE, "contain BabelStream's \"Array size: X MB\" or \"Number of elements: N\"");
+        Matcher size = out.matchOn(line, ARRAY_SIZE);
+        PrintedNumber printed = out.printed(line, "array size", size.group(1));
+        double unit = unitBytes(binaryBeforeVersion2(toolVersion) ? size.group(2).replace("B", "iB") : size.group(2));
+        settings.put("arraySizeAsPrinted", size.group(1) + " " + size.group(2));
+        return new PrintedNumber(printed.value() * unit, printed.rounding() * unit);
+    }
+
     private static ImportedFigures csv(ToolOutput out, int header) {
-        Matcher unit = CSV_HEADER.matcher(out.lines.get(header));
-        unit.find();
+        Matcher unit = out.matchOn(header, CSV_HEADER);
         List<ImportedBandwidth> figures = new ArrayList<>();
         Map<String, String> settings = null;
         for (int i = header + 1; i < out.lines.size(); i++) {

@@ -42,19 +42,17 @@ final class LikwidBenchImporter {
         }
         int threads = (int) out.positiveLong(0, "thread count",
                 out.require(THREADS, "contain likwid-bench's \"Using N threads\"").group(1));
-        int rateLine = out.find(RATE, 0);
-        if (rateLine < 0) {
-            throw out.bad("contain likwid-bench's \"MByte/s:\" result (the run failed or the file is cut off)");
-        }
-        Matcher rateMatch = RATE.matcher(out.lines.get(rateLine));
-        rateMatch.find();
-        PrintedNumber megabytesPerSecond = out.printed(rateLine, "MByte/s", rateMatch.group(1));
-        int timeLine = lineOf(out, TIME, "Time: S sec");
-        PrintedNumber seconds = out.printed(timeLine, "time", group(out, TIME, timeLine));
-        int volumeLine = lineOf(out, VOLUME, "Data volume (Byte): N");
-        PrintedNumber volume = out.printed(volumeLine, "data volume", group(out, VOLUME, volumeLine));
-        int sizeLine = lineOf(out, SIZE, "Size (Byte): N");
-        long sizeBytes = out.positiveLong(sizeLine, "size", group(out, SIZE, sizeLine));
+        int rateLine = out.requireLine(RATE,
+                "contain likwid-bench's \"MByte/s:\" result (the run failed or the file is cut off)");
+        PrintedNumber megabytesPerSecond = out.printed(rateLine, "MByte/s", out.matchOn(rateLine, RATE).group(1));
+        int timeLine = out.requireLine(TIME, "contain likwid-bench's \"Time: S sec\"");
+        String timeText = out.matchOn(timeLine, TIME).group(1);
+        PrintedNumber seconds = out.printed(timeLine, "time", timeText);
+        int volumeLine = out.requireLine(VOLUME, "contain likwid-bench's \"Data volume (Byte): N\"");
+        String volumeText = out.matchOn(volumeLine, VOLUME).group(1);
+        PrintedNumber volume = out.printed(volumeLine, "data volume", volumeText);
+        int sizeLine = out.requireLine(SIZE, "contain likwid-bench's \"Size (Byte): N\"");
+        long sizeBytes = out.positiveLong(sizeLine, "size", out.matchOn(sizeLine, SIZE).group(1));
         out.agrees(rateLine, "MByte/s", megabytesPerSecond, volume.value() / seconds.value() / 1e6,
                 volume.relativeRounding() + seconds.relativeRounding());
 
@@ -71,8 +69,8 @@ final class LikwidBenchImporter {
         if (iterations != null) {
             settings.put("iterations", iterations.group(1));
         }
-        settings.put("timeSeconds", group(out, TIME, timeLine));
-        settings.put("dataVolumeBytes", group(out, VOLUME, volumeLine));
+        settings.put("timeSeconds", timeText);
+        settings.put("dataVolumeBytes", volumeText);
         ImportedBandwidth figure = new ImportedBandwidth(kernel, (test + "_").contains("_sp_") ? "float" : "double",
                 threads, sizeBytes,
                 Distribution.single(megabytesPerSecond.value() * 1e6),
@@ -91,19 +89,5 @@ final class LikwidBenchImporter {
             case "triad" -> "likwid-triad";
             default -> first.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
         };
-    }
-
-    private static int lineOf(ToolOutput out, Pattern pattern, String expected) {
-        int line = out.find(pattern, 0);
-        if (line < 0) {
-            throw out.bad("contain likwid-bench's \"" + expected + "\"");
-        }
-        return line;
-    }
-
-    private static String group(ToolOutput out, Pattern pattern, int line) {
-        Matcher m = pattern.matcher(out.lines.get(line));
-        m.find();
-        return m.group(1);
     }
 }

@@ -100,6 +100,24 @@ final class ToolOutput {
         return m;
     }
 
+    /** The first line matching {@code pattern}; its absence is an error that says what was expected. */
+    int requireLine(Pattern pattern, String rule) {
+        int line = find(pattern, 0);
+        if (line < 0) {
+            throw bad(rule);
+        }
+        return line;
+    }
+
+    /** The match of {@code pattern} on {@code line}, a line found by that pattern. */
+    Matcher matchOn(int line, Pattern pattern) {
+        Matcher m = pattern.matcher(lines.get(line));
+        if (!m.find()) {
+            throw new IllegalArgumentException("line " + (line + 1) + " does not match " + pattern);
+        }
+        return m;
+    }
+
     /** A positive, finite number printed on {@code line}. */
     double positive(int line, String field, String text) {
         double value = number(line, field, text);
