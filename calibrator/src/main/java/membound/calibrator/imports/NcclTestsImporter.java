@@ -42,7 +42,7 @@ final class NcclTestsImporter {
     private static final Pattern SETUP = Pattern.compile(
             "^#?\\s*nThread (\\d+) nGpus (\\d+) minBytes (\\d+) maxBytes (\\d+).*?warmup iters: (\\d+) iters: (\\d+)");
     private static final Pattern RANK = Pattern.compile(
-            "^#\\s+Rank\\s+(\\d+)\\b.*?\\bon\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[[^\\]]*\\](?:\\s+(.+?))?\\s*$");
+            "^#?\\s*Rank\\s+(\\d+)\\b.*?\\bon\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[[^\\]]*\\](?:\\s+(.+?))?\\s*$");
     /** The lines nccl-tests prints after its table, any of which closes it. */
     private static final Pattern CLOSING = Pattern.compile(
             "^# (?:Out of bounds values|Avg bus bandwidth|Collective test concluded)");
