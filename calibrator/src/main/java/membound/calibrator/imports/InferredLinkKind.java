@@ -23,7 +23,7 @@ import membound.vocabulary.LinkKind;
  * @param kind the kind
  * @param from what in the output (or the profile) shows it
  */
-public record InferredLinkKind(LinkKind kind, String from) {
+record InferredLinkKind(LinkKind kind, String from) {
 
     private static final Pattern C2C_DEVICES = Pattern.compile("\\b(GB10|GH200|GB200)\\b");
     private static final Pattern PCIE_DEVICES = Pattern.compile("pcie", Pattern.CASE_INSENSITIVE);
