@@ -197,6 +197,42 @@ class ProfileCommandsTest {
     }
 
     @Test
+    void importSaysWhatItInferredAndFromWhatAndLinkKindOnlyOverrides() throws IOException {
+        Path noPlatform = dir.resolve("no-platform.json");
+        Files.write(noPlatform, ProfileJson.toBytes(TestProfiles.withoutPlatform(TestProfiles.exampleProfile())));
+        String nv = TestProfiles.localFixture("nvbandwidth-v0.8-j-gb10-synthetic.json").toString();
+        Run inferred = ok("import", "--format", "nvbandwidth", nv, "--into", noPlatform.toString(), "--link", "host-link",
+                "--output", dir.resolve("c2c.json").toString());
+        assertTrue(inferred.out().contains("inferred link kind c2c from device NVIDIA GB10 (000f:01:00): CPU and GPU "
+                + "joined by NVLink-C2C"), inferred.both());
+        assertEquals(LinkKind.C2C, ProfileJson.read(dir.resolve("c2c.json")).link("host-link").orElseThrow().kind());
+
+        Run overridden = ok("import", "--format", "nvbandwidth", nv, "--into", noPlatform.toString(), "--link",
+                "host-link", "--link-kind", "pcie", "--output", dir.resolve("pcie.json").toString());
+        assertTrue(overridden.out().contains("inferred link kind pcie from --link-kind (the output shows c2c: device "
+                + "NVIDIA GB10"), overridden.both());
+        assertEquals(LinkKind.PCIE, ProfileJson.read(dir.resolve("pcie.json")).link("host-link").orElseThrow().kind());
+
+        Run nccl = ok("import", "--format", "nccl-tests", TestProfiles.localFixture(
+                        "published/nccl-tests-2.17.9-a100-16ranks-slurm-elided.txt").toString(), "--into",
+                noPlatform.toString(), "--output", dir.resolve("nccl.json").toString());
+        assertTrue(nccl.out().contains("inferred ranks 16 from busbw/algbw = 1.87"), nccl.both());
+        assertTrue(nccl.out().contains("inferred link kind network from ranks on 2 hosts in the rank lines"), nccl.both());
+    }
+
+    @Test
+    void importUnderTheWrongFormatNamesTheToolTheFileLooksLike() {
+        Run r = run("import", "--format", "babelstream", TestProfiles.localFixture(
+                "published/stream-c-5.10-intel-knl.txt").toString(), "--into", spark.toString(),
+                "--profiles-dir", profiles.toString());
+        assertEquals(2, r.exit(), r.both());
+        assertTrue(r.err().contains("--format babelstream must name the tool whose output the file is"), r.both());
+        assertTrue(r.err().contains("looks like McCalpin stream.c output"), r.both());
+        assertTrue(r.err().strip().endsWith("give --format stream"), r.both());
+        assertEquals(1, r.err().strip().lines().count(), r.both());
+    }
+
+    @Test
     void fleetNamesTheSlowNodeAndRefusesMixedSettings() throws IOException {
         Path fleet = dir.resolve("fleet");
         for (int node = 1; node <= 4; node++) {
@@ -305,9 +341,10 @@ class ProfileCommandsTest {
                 List.of("import", "--format", "nccl-tests", TestProfiles.localFixture(
                                 "nccl-tests-2.17.1-all_reduce_perf-2x-gb10-synthetic.txt").toString(), "--into", p,
                         "--link", "new-link", "--link-kind", "wormhole", "--profiles-dir", dirs),
-                List.of("import", "--format", "nvbandwidth", TestProfiles.localFixture(
-                                "nvbandwidth-v0.8-j-gb10-synthetic.json").toString(), "--into", noPlatform.toString(),
-                        "--link", "host-link", "--profiles-dir", dirs),
+                // A table pasted without its rank lines shows no hosts or devices: the link's kind must be given.
+                List.of("import", "--format", "nccl-tests", TestProfiles.localFixture(
+                                "published/nccl-tests-nccl2.16.2-a40-2gpus-nvlink-table-only.txt").toString(), "--into",
+                        noPlatform.toString(), "--link", "pair-link", "--profiles-dir", dirs),
                 List.of("import", "--format", "stream", stream, "--into", p, "--output", existing.toString()),
                 List.of("import", "--format", "stream", "--format", "babelstream", stream, "--into", p,
                         "--profiles-dir", dirs),

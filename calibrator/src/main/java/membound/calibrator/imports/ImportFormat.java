@@ -1,28 +1,38 @@
 package membound.calibrator.imports;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import membound.profile.ProfileJson;
 import membound.vocabulary.BadInputException;
 
 /** The tools whose output {@code membound import} reads. */
 public enum ImportFormat {
-    STREAM("stream", "McCalpin stream.c output", "cpu"),
-    BABELSTREAM("babelstream", "BabelStream output", "cpu"),
-    LIKWID("likwid", "likwid-bench output", "cpu"),
-    NVBANDWIDTH("nvbandwidth", "nvbandwidth output", "gpu"),
-    NCCL_TESTS("nccl-tests", "nccl-tests output", "gpu"),
-    JMH("jmh", "JMH result JSON of membound's benchmarks", "cpu");
+    STREAM("stream", "McCalpin stream.c output", "cpu",
+            "STREAM version \\$Revision:|^Function\\s+(?:Best Rate MB/s|Rate \\(MB/s\\))"),
+    BABELSTREAM("babelstream", "BabelStream output", "cpu",
+            "^(?:BabelStream|GPU-STREAM)$|^function,num_times,n_elements,sizeof,|^Function\\s+Mi?Bytes/sec\\s+Min \\(sec\\)"),
+    LIKWID("likwid", "likwid-bench output", "cpu", "^LIKWID MICRO BENCHMARK$|^Data volume \\(Byte\\):"),
+    NVBANDWIDTH("nvbandwidth", "nvbandwidth output", "gpu", "^nvbandwidth Version:|\"nvbandwidth\"\\s*:"),
+    NCCL_TESTS("nccl-tests", "nccl-tests output", "gpu",
+            "^# nccl-tests version|^rccl-tests: Version|^#?\\s*nThread \\d+ nGpus \\d+|^#.*\\balgbw\\b.*\\bbusbw\\b"),
+    JMH("jmh", "JMH result JSON of membound's benchmarks", "cpu", "\"primaryMetric\"\\s*:");
 
     private final String formatName;
     private final String what;
     private final String defaultDevice;
+    /** Lines only this tool prints: how a file given under the wrong {@code --format} is recognised. */
+    private final Pattern signature;
 
-    ImportFormat(String formatName, String what, String defaultDevice) {
+    ImportFormat(String formatName, String what, String defaultDevice, String signature) {
         this.formatName = formatName;
         this.what = what;
         this.defaultDevice = defaultDevice;
+        this.signature = Pattern.compile(signature);
     }
 
     /** The name on the command line. */
@@ -56,26 +66,56 @@ public enum ImportFormat {
     /** Reads {@code file} as this tool's output. */
     public ImportedFigures parse(Path file, int gpuIndex) {
         return switch (this) {
-            case STREAM -> StreamCImporter.parse(ToolOutput.read(file, what));
-            case BABELSTREAM -> BabelStreamImporter.parse(ToolOutput.read(file, what));
-            case LIKWID -> LikwidBenchImporter.parse(ToolOutput.read(file, what));
-            case NVBANDWIDTH -> NvbandwidthImporter.parse(file, gpuIndex);
-            case NCCL_TESTS -> NcclTestsImporter.parse(ToolOutput.read(file, what));
-            case JMH -> JmhResultImporter.parse(membound.profile.ProfileJson.readArray(
-                    membound.profile.ProfileJson.readBytes(file, what), file.toString(), what), file.toString());
+            case NVBANDWIDTH, JMH -> parse(ProfileJson.readBytes(file, what), file.toString(), gpuIndex);
+            default -> parse(ToolOutput.read(file, what));
         };
     }
 
     /** Reads {@code bytes} (named {@code file} in errors) as this tool's output; for tests and fuzzing. */
     public ImportedFigures parse(byte[] bytes, String file, int gpuIndex) {
         return switch (this) {
-            case STREAM -> StreamCImporter.parse(ToolOutput.of(bytes, file, what));
-            case BABELSTREAM -> BabelStreamImporter.parse(ToolOutput.of(bytes, file, what));
-            case LIKWID -> LikwidBenchImporter.parse(ToolOutput.of(bytes, file, what));
-            case NVBANDWIDTH -> NvbandwidthImporter.parse(membound.profile.ProfileJson.readTree(bytes, file, what), file, gpuIndex);
-            case NCCL_TESTS -> NcclTestsImporter.parse(ToolOutput.of(bytes, file, what));
-            case JMH -> JmhResultImporter.parse(membound.profile.ProfileJson.readArray(bytes, file, what), file);
+            case NVBANDWIDTH -> {
+                checkIsThisTool(ToolOutput.lines(new String(bytes, StandardCharsets.UTF_8)), file);
+                yield NvbandwidthImporter.parse(bytes, file, gpuIndex);
+            }
+            case JMH -> {
+                checkIsThisTool(ToolOutput.lines(new String(bytes, StandardCharsets.UTF_8)), file);
+                yield JmhResultImporter.parse(ProfileJson.readArray(bytes, file, what), file);
+            }
+            default -> parse(ToolOutput.of(bytes, file, what));
         };
+    }
+
+    private ImportedFigures parse(ToolOutput out) {
+        checkIsThisTool(out.lines, out.file);
+        return switch (this) {
+            case STREAM -> StreamCImporter.parse(out);
+            case BABELSTREAM -> BabelStreamImporter.parse(out);
+            case LIKWID -> LikwidBenchImporter.parse(out);
+            case NCCL_TESTS -> NcclTestsImporter.parse(out);
+            default -> throw new IllegalStateException("not a text format: " + this);
+        };
+    }
+
+    /**
+     * A file that shows none of this tool's own lines and another tool's is refused in one line naming the tool
+     * it looks like, rather than failing later on a line this tool never prints.
+     */
+    private void checkIsThisTool(List<String> lines, String file) {
+        if (lines.stream().anyMatch(line -> signature.matcher(line).find())) {
+            return;
+        }
+        for (ImportFormat other : values()) {
+            for (int i = 0; i < lines.size(); i++) {
+                if (other != this && other.signature.matcher(lines.get(i)).find()) {
+                    String line = lines.get(i).strip();
+                    throw new BadInputException("--format " + formatName + " must name the tool whose output the file "
+                            + "is: file=" + file + ", line=" + (i + 1) + " looks like " + other.what + " (\""
+                            + (line.length() > 80 ? line.substring(0, 77) + "..." : line) + "\"): give --format "
+                            + other.formatName);
+                }
+            }
+        }
     }
 
     @Override

@@ -21,11 +21,12 @@ import membound.profile.Link;
  * @param linkLatencyNanos  a link latency the tool measured, if any
  * @param hosts             distinct host names the tool ran on (nccl-tests ranks), if it printed them
  * @param skipped           parts of the output not imported, and why
+ * @param inferred          what was inferred from the file and from what (ranks from busbw/algbw, ...)
  */
 public record ImportedFigures(String tool, String toolVersion, SortedMap<String, String> settings, String deviceName,
                               List<ImportedBandwidth> bandwidth, List<Link.Measurement> linkMeasurements,
                               Distribution linkBandwidth, Double linkLatencyNanos, List<String> hosts,
-                              List<String> skipped) {
+                              List<String> skipped, List<String> inferred) {
 
     public ImportedFigures {
         settings = new TreeMap<>(settings == null ? Map.of() : settings);
@@ -33,11 +34,12 @@ public record ImportedFigures(String tool, String toolVersion, SortedMap<String,
         linkMeasurements = List.copyOf(linkMeasurements);
         hosts = List.copyOf(hosts);
         skipped = List.copyOf(skipped);
+        inferred = List.copyOf(inferred);
     }
 
     static ImportedFigures bandwidth(String tool, String toolVersion, Map<String, String> settings,
                                      List<ImportedBandwidth> bandwidth) {
         return new ImportedFigures(tool, toolVersion, new TreeMap<>(settings), null, bandwidth, List.of(), null, null,
-                List.of(), List.of());
+                List.of(), List.of(), List.of());
     }
 }

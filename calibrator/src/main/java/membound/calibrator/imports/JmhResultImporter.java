@@ -102,7 +102,7 @@ final class JmhResultImporter {
             throw bad(file, "$", "at least one StreamBenchmark result", root.size() + " results, none of them bandwidth");
         }
         return new ImportedFigures(TOOL, jmhVersion, new TreeMap<>(settings), null, bandwidth, List.of(), null, null,
-                List.of(), skipped);
+                List.of(), skipped, List.of());
     }
 
     /** JMH's {@code rawDataHistogram} (forks of iterations of [time, count] pairs), checked pair by pair. */

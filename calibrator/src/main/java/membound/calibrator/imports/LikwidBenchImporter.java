@@ -15,7 +15,8 @@ import membound.profile.Provenance;
  * has one sample and no spread. Test names map to STREAM kernels by their first word: {@code copy},
  * {@code load} (read), {@code store} (write), {@code stream} (STREAM's triad a = b + s·c), {@code sum}
  * and {@code ddot} (read); likwid's own {@code triad} (a = b + c·d), {@code daxpy} and {@code update}
- * keep their names and are no ceiling. likwid-bench does not print its version.
+ * keep their names and are no ceiling. likwid-bench does not print its version; before 4.3 it printed
+ * {@code Size:} where later releases print {@code Size (Byte):}.
  */
 final class LikwidBenchImporter {
 
@@ -25,7 +26,8 @@ final class LikwidBenchImporter {
     private static final Pattern THREADS = Pattern.compile("^Using (\\d+) threads");
     private static final Pattern GROUPS = Pattern.compile("^Using (\\d+) work groups");
     private static final Pattern TIME = Pattern.compile("^Time:\\s+(\\S+) sec");
-    private static final Pattern SIZE = Pattern.compile("^Size \\(Byte\\):\\s+(\\S+)");
+    /** {@code Size (Byte):} from 4.3 on, {@code Size:} before; bytes in both. */
+    private static final Pattern SIZE = Pattern.compile("^Size(?: \\(Byte\\))?:\\s+(\\S+)");
     private static final Pattern VOLUME = Pattern.compile("^Data volume \\(Byte\\):\\s+(\\S+)");
     private static final Pattern RATE = Pattern.compile("^MByte/s:\\s+(\\S+)");
     private static final Pattern ITERATIONS = Pattern.compile("^Iterations:\\s+(\\S+)");
@@ -40,20 +42,19 @@ final class LikwidBenchImporter {
         }
         int threads = (int) out.positiveLong(0, "thread count",
                 out.require(THREADS, "contain likwid-bench's \"Using N threads\"").group(1));
-        int rateLine = out.find(RATE, 0);
-        if (rateLine < 0) {
-            throw out.bad("contain likwid-bench's \"MByte/s:\" result (the run failed or the file is cut off)");
-        }
-        Matcher rateMatch = RATE.matcher(out.lines.get(rateLine));
-        rateMatch.find();
-        double megabytesPerSecond = out.positive(rateLine, "MByte/s", rateMatch.group(1));
-        int timeLine = lineOf(out, TIME, "Time: S sec");
-        double seconds = out.positive(timeLine, "time", group(out, TIME, timeLine));
-        int volumeLine = lineOf(out, VOLUME, "Data volume (Byte): N");
-        double volume = out.positive(volumeLine, "data volume", group(out, VOLUME, volumeLine));
-        int sizeLine = lineOf(out, SIZE, "Size (Byte): N");
-        long sizeBytes = out.positiveLong(sizeLine, "size", group(out, SIZE, sizeLine));
-        out.agrees(rateLine, "MByte/s", megabytesPerSecond, volume / seconds / 1e6, 0.01, 0.01);
+        int rateLine = out.requireLine(RATE,
+                "contain likwid-bench's \"MByte/s:\" result (the run failed or the file is cut off)");
+        PrintedNumber megabytesPerSecond = out.printed(rateLine, "MByte/s", out.matchOn(rateLine, RATE).group(1));
+        int timeLine = out.requireLine(TIME, "contain likwid-bench's \"Time: S sec\"");
+        String timeText = out.matchOn(timeLine, TIME).group(1);
+        PrintedNumber seconds = out.printed(timeLine, "time", timeText);
+        int volumeLine = out.requireLine(VOLUME, "contain likwid-bench's \"Data volume (Byte): N\"");
+        String volumeText = out.matchOn(volumeLine, VOLUME).group(1);
+        PrintedNumber volume = out.printed(volumeLine, "data volume", volumeText);
+        int sizeLine = out.requireLine(SIZE, "contain likwid-bench's \"Size (Byte): N\"");
+        long sizeBytes = out.positiveLong(sizeLine, "size", out.matchOn(sizeLine, SIZE).group(1));
+        out.agrees(rateLine, "MByte/s", megabytesPerSecond, volume.value() / seconds.value() / 1e6,
+                volume.relativeRounding() + seconds.relativeRounding());
 
         String kernel = kernel(test);
         Map<String, String> settings = new LinkedHashMap<>();
@@ -68,11 +69,11 @@ final class LikwidBenchImporter {
         if (iterations != null) {
             settings.put("iterations", iterations.group(1));
         }
-        settings.put("timeSeconds", group(out, TIME, timeLine));
-        settings.put("dataVolumeBytes", group(out, VOLUME, volumeLine));
+        settings.put("timeSeconds", timeText);
+        settings.put("dataVolumeBytes", volumeText);
         ImportedBandwidth figure = new ImportedBandwidth(kernel, (test + "_").contains("_sp_") ? "float" : "double",
                 threads, sizeBytes,
-                Distribution.single(megabytesPerSecond * 1e6),
+                Distribution.single(megabytesPerSecond.value() * 1e6),
                 Provenance.imported(TOOL, null, test, out.file, settings));
         return ImportedFigures.bandwidth(TOOL, null, settings, List.of(figure));
     }
@@ -88,19 +89,5 @@ final class LikwidBenchImporter {
             case "triad" -> "likwid-triad";
             default -> first.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
         };
-    }
-
-    private static int lineOf(ToolOutput out, Pattern pattern, String expected) {
-        int line = out.find(pattern, 0);
-        if (line < 0) {
-            throw out.bad("contain likwid-bench's \"" + expected + "\"");
-        }
-        return line;
-    }
-
-    private static String group(ToolOutput out, Pattern pattern, int line) {
-        Matcher m = pattern.matcher(out.lines.get(line));
-        m.find();
-        return m.group(1);
     }
 }

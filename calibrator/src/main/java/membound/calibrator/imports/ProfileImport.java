@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 import membound.calibrator.ceiling.CeilingRule;
@@ -71,9 +72,11 @@ public final class ProfileImport {
      * @param profile the new profile
      * @param added   one line per figure added
      * @param flags   quality flags added
-     * @param skipped parts of the tool output not imported, and why
+     * @param skipped  parts of the tool output not imported, and why
+     * @param inferred what the import inferred (rank count, link kind) and from what
      */
-    public record Result(Profile profile, List<String> added, List<Quality.Flag> flags, List<String> skipped) {
+    public record Result(Profile profile, List<String> added, List<Quality.Flag> flags, List<String> skipped,
+                         List<String> inferred) {
     }
 
     public static Result apply(Profile input, ImportedFigures figures, ImportFormat format, Target target,
@@ -81,6 +84,7 @@ public final class ProfileImport {
         Profile profile = input;
         List<String> added = new ArrayList<>();
         List<Quality.Flag> flags = new ArrayList<>();
+        List<String> inferred = new ArrayList<>(figures.inferred());
         String deviceId = target.deviceId() != null ? target.deviceId() : format.defaultDevice();
 
         if (!figures.bandwidth().isEmpty()) {
@@ -120,7 +124,7 @@ public final class ProfileImport {
                 profile = profile.withDevice(deviceFor(profile, to, figures, target, context));
             }
             Link existing = profile.link(linkId).orElse(null);
-            LinkKind kind = linkKind(profile, existing, figures, format, target, linkId);
+            LinkKind kind = linkKind(profile, existing, figures, format, target, linkId, inferred);
             List<Link.Measurement> measurements = new ArrayList<>(existing == null ? List.of() : existing.measurements());
             measurements.addAll(figures.linkMeasurements());
             Provenance provenance = Provenance.imported(figures.tool(), figures.toolVersion(), null, context.file(),
@@ -152,7 +156,7 @@ public final class ProfileImport {
                 .withProvenance(input.provenance().derived(context.memboundVersion(), context.commandLine(),
                         context.now(), context.inputProfile()))
                 .withDerivedEfficiency();
-        return new Result(profile, added, newFlags, figures.skipped());
+        return new Result(profile, added, newFlags, figures.skipped(), inferred);
     }
 
     /**
@@ -223,24 +227,27 @@ public final class ProfileImport {
         return String.join(",", profile.devices().stream().map(Device::id).toList());
     }
 
+    /** The new link's kind: {@code --link-kind}, else the existing link's, else what the output shows. */
     private static LinkKind linkKind(Profile profile, Link existing, ImportedFigures figures, ImportFormat format,
-                                     Target target, String linkId) {
+                                     Target target, String linkId, List<String> inferred) {
+        Optional<InferredLinkKind> shown = InferredLinkKind.of(figures, format, profile.host().platform());
         if (target.linkKind() != null) {
+            inferred.add("link kind " + target.linkKind() + " from --link-kind" + shown
+                    .filter(s -> s.kind() != target.linkKind())
+                    .map(s -> " (the output shows " + s.kind() + ": " + s.from() + ")").orElse(""));
             return target.linkKind();
         }
         if (existing != null) {
+            inferred.add("link kind " + existing.kind() + " kept from the profile's link " + linkId);
             return existing.kind();
         }
-        if (format == ImportFormat.NCCL_TESTS && figures.hosts().size() > 1) {
-            return LinkKind.NETWORK; // ranks on different hosts: the collective crossed the network
-        }
-        Host.Platform platform = profile.host().platform();
-        if (format == ImportFormat.NVBANDWIDTH && platform != null && Set.of("dgx-spark", "gh200", "gb200")
-                .contains(platform.id())) {
-            return LinkKind.C2C; // these platforms join CPU and GPU by NVLink-C2C (their datasheets)
+        if (shown.isPresent()) {
+            inferred.add("link kind " + shown.get().kind() + " from " + shown.get().from());
+            return shown.get().kind();
         }
         throw new BadInputException("--link-kind must be given for a new link whose kind the output does not show "
-                + "(c2c, pcie, nvlink, network): --link=" + linkId + ", hosts=" + figures.hosts().size());
+                + "(c2c, pcie, nvlink, network): --link=" + linkId + ", hosts=" + figures.hosts().size()
+                + (figures.deviceName() != null ? ", device=" + figures.deviceName() : ""));
     }
 
     private static void checkFits(Host host, Device device, ImportedBandwidth figure, String file) {

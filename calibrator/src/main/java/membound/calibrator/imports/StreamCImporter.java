@@ -11,8 +11,11 @@ import membound.profile.Distribution;
 import membound.profile.Provenance;
 
 /**
- * McCalpin's {@code stream.c}: the table of best rate (MB/s, 10^6 bytes) and average, minimum and
- * maximum time per kernel. Each kernel ran {@code NTIMES} times and the first is excluded, as stream.c
+ * McCalpin's {@code stream.c} (5.9 and 5.10) and {@code stream_mpi.c}: the table of best rate (MB/s, 10^6
+ * bytes) and average, minimum and maximum time per kernel. 5.9 prints {@code bytes per DOUBLE PRECISION word},
+ * {@code Array size = N, Offset = 0}, {@code Each test is run N times} and {@code Rate (MB/s)}; stream_mpi.c
+ * prints the {@code Total Aggregate Array size} and the number of MPI ranks, which count as threads here.
+ * The first table is read: wrappers such as stream-scaling print more, one kernel per thread count, after it. Each kernel ran {@code NTIMES} times and the first is excluded, as stream.c
  * does, so a figure is over {@code NTIMES - 1} runs: best is the printed rate, worst is the bytes over
  * the maximum time. Bytes per kernel are stream.c's own: copy and scale 2 arrays, add and triad 3.
  * An output without "Solution Validates" (a failed or cut-off run) is refused.
@@ -22,12 +25,16 @@ final class StreamCImporter {
     static final String TOOL = "STREAM";
 
     private static final Pattern VERSION = Pattern.compile("STREAM version \\$Revision: ([0-9.]+) \\$");
-    private static final Pattern ELEMENT = Pattern.compile("This system uses (\\d+) bytes per array element");
-    private static final Pattern ARRAY = Pattern.compile("Array size = (\\d+) \\(elements\\), Offset = (\\d+)");
-    private static final Pattern NTIMES = Pattern.compile("Each kernel will be executed (\\d+) times");
+    private static final Pattern ELEMENT = Pattern.compile(
+            "This system uses (\\d+) bytes per (?:array element|DOUBLE PRECISION word)");
+    private static final Pattern ARRAY = Pattern.compile(
+            "^(?:Total Aggregate )?Array size = (\\d+)(?: \\(elements\\))?(?:, Offset = (\\d+))?");
+    private static final Pattern NTIMES = Pattern.compile("Each (?:kernel will be executed|test is run) (\\d+) times");
+    private static final Pattern MPI_RANKS = Pattern.compile("^Data is distributed across (\\d+) MPI ranks");
     private static final Pattern THREADS = Pattern.compile("Number of Threads counted = (\\d+)");
     private static final Pattern THREADS_REQUESTED = Pattern.compile("Number of Threads requested = (\\d+)");
-    private static final Pattern HEADER = Pattern.compile("^Function\\s+Best Rate MB/s\\s+Avg time\\s+Min time\\s+Max time");
+    private static final Pattern HEADER = Pattern.compile(
+            "^Function\\s+(?:Best Rate MB/s|Rate \\(MB/s\\))\\s+Avg time\\s+Min time\\s+Max time");
     private static final Pattern ROW = Pattern.compile("^(\\w+):\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)\\s+(\\S+)\\s*$");
     private static final Pattern VALIDATES = Pattern.compile("^Solution Validates");
     private static final Map<String, Integer> ARRAYS = Map.of("Copy", 2, "Scale", 2, "Add", 3, "Triad", 3);
@@ -51,8 +58,11 @@ final class StreamCImporter {
         if (counted == null) {
             counted = out.match(THREADS_REQUESTED);
         }
-        // A stream.c built without OpenMP prints no thread count and runs on one thread.
-        int threads = counted == null ? 1 : (int) out.positiveLong(0, "thread count", counted.group(1));
+        // A stream.c built without OpenMP prints no thread count and runs on one thread; stream_mpi.c runs one per rank.
+        int threadsPerProcess = counted == null ? 1 : (int) out.positiveLong(0, "thread count", counted.group(1));
+        Matcher mpi = out.match(MPI_RANKS);
+        int threads = mpi == null ? threadsPerProcess
+                : (int) Math.min(Integer.MAX_VALUE, threadsPerProcess * out.positiveLong(0, "MPI ranks", mpi.group(1)));
 
         int header = out.find(HEADER, 0);
         if (header < 0) {
@@ -73,17 +83,18 @@ final class StreamCImporter {
                 throw out.bad(i, "have rows \"Copy|Scale|Add|Triad: rate avg min max\" in the result table", line);
             }
             String label = row.group(1);
-            double bestMegabytesPerSecond = out.positive(i, "best rate", row.group(2));
+            PrintedNumber bestMegabytesPerSecond = out.printed(i, "best rate", row.group(2));
             double avgSeconds = out.positive(i, "average time", row.group(3));
-            double minSeconds = out.positive(i, "minimum time", row.group(4));
+            PrintedNumber minSeconds = out.printed(i, "minimum time", row.group(4));
             double maxSeconds = out.positive(i, "maximum time", row.group(5));
-            if (!(minSeconds <= avgSeconds && avgSeconds <= maxSeconds)) {
+            if (!(minSeconds.value() <= avgSeconds && avgSeconds <= maxSeconds)) {
                 throw out.bad(i, "have min time <= avg time <= max time", line);
             }
             long bytes = ARRAYS.get(label) * elements * elementBytes;
             // stream.c prints 1e-6 * bytes / mintime; a mismatch means the table was misread.
-            out.agrees(i, label + " MB/s", bestMegabytesPerSecond, 1e-6 * bytes / minSeconds, 0.01, 0.1);
-            double best = bestMegabytesPerSecond * 1e6;
+            out.agrees(i, label + " MB/s", bestMegabytesPerSecond, 1e-6 * bytes / minSeconds.value(),
+                    minSeconds.relativeRounding());
+            double best = bestMegabytesPerSecond.value() * 1e6;
             double worst = Math.min(best, bytes / maxSeconds);
             String kernel = label.toLowerCase(java.util.Locale.ROOT);
             Map<String, String> settings = new LinkedHashMap<>();

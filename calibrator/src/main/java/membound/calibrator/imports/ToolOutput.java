@@ -2,6 +2,7 @@ package membound.calibrator.imports;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -17,6 +18,8 @@ final class ToolOutput {
 
     /** Tool output larger than this is not what these tools print; refuse it rather than read it all. */
     static final long MAX_BYTES = 64L << 20;
+
+    private static final Pattern MPI_TAG = Pattern.compile("^\\s*\\[\\d+,\\d+\\]<std(?:out|err)>:");
 
     final String what;
     final String file;
@@ -45,7 +48,17 @@ final class ToolOutput {
         if (text.indexOf('\0') >= 0) {
             throw new BadInputException(what + " must be text: file=" + file + ", problem=contains NUL bytes");
         }
-        return new ToolOutput(what, file, List.of(text.split("\r?\n", -1)));
+        return new ToolOutput(what, file, lines(text));
+    }
+
+    /**
+     * The text's lines as the tool printed them: line ends of any platform, the {@code [1,0]<stdout>:} tags of
+     * {@code mpirun --tag-output} and the indentation of a pasted code block taken off.
+     */
+    static List<String> lines(String text) {
+        return Arrays.stream(text.split("\r\n|\r|\n", -1))
+                .map(line -> MPI_TAG.matcher(line).replaceFirst("").stripLeading())
+                .toList();
     }
 
     BadInputException bad(String rule) {
@@ -87,6 +100,24 @@ final class ToolOutput {
         return m;
     }
 
+    /** The first line matching {@code pattern}; its absence is an error that says what was expected. */
+    int requireLine(Pattern pattern, String rule) {
+        int line = find(pattern, 0);
+        if (line < 0) {
+            throw bad(rule);
+        }
+        return line;
+    }
+
+    /** The match of {@code pattern} on {@code line}, a line found by that pattern. */
+    Matcher matchOn(int line, Pattern pattern) {
+        Matcher m = pattern.matcher(lines.get(line));
+        if (!m.find()) {
+            throw new IllegalArgumentException("line " + (line + 1) + " does not match " + pattern);
+        }
+        return m;
+    }
+
     /** A positive, finite number printed on {@code line}. */
     double positive(int line, String field, String text) {
         double value = number(line, field, text);
@@ -108,6 +139,22 @@ final class ToolOutput {
         }
     }
 
+    /** A positive number printed on {@code line}, with the rounding of its printed digits. */
+    PrintedNumber printed(int line, String field, String text) {
+        double value = positive(line, field, text);
+        try {
+            PrintedNumber printed = PrintedNumber.parse(text);
+            return printed.value() == value ? printed : new PrintedNumber(value, 0);
+        } catch (NumberFormatException e) {
+            return new PrintedNumber(value, 0); // a form Java reads and BigDecimal does not (0x1p3): no rounding known
+        }
+    }
+
+    /** A whole number of at least 0 (a size of 0 bytes, as {@code all_reduce_perf -b 1} prints first). */
+    long positiveOrZero(int line, String field, String text) {
+        return "0".equals(text.strip()) ? 0 : positiveLong(line, field, text);
+    }
+
     long positiveLong(int line, String field, String text) {
         try {
             long value = Long.parseLong(text.trim());
@@ -120,13 +167,22 @@ final class ToolOutput {
         }
     }
 
-    /** {@code measured} agrees with {@code expected} within {@code tolerance} (relative) plus {@code slack}. */
-    void agrees(int line, String what, double measured, double expected, double tolerance, double slack) {
-        if (Math.abs(measured - expected) > tolerance * Math.abs(expected) + slack) {
+    /**
+     * {@code printed} agrees with {@code computed}, a figure computed from other printed numbers whose roundings
+     * make up {@code computedRelativeRounding}: the two may differ by the rounding of each and no more.
+     */
+    void agrees(int line, String what, PrintedNumber printed, double computed, double computedRelativeRounding) {
+        double measured = printed.value();
+        double expected = computed;
+        double allowed = printed.rounding() + Math.abs(computed) * (computedRelativeRounding + FLOATING_POINT);
+        if (Math.abs(measured - expected) > allowed) {
             throw bad(line, "be self-consistent (" + what + ": printed " + format(measured) + ", computed "
                     + format(expected) + ")", lines.get(line).strip());
         }
     }
+
+    /** What double arithmetic on printed numbers may add to their rounding. */
+    private static final double FLOATING_POINT = 1e-9;
 
     static String format(double value) {
         return String.format(Locale.ROOT, "%.6g", value);

@@ -20,7 +20,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * Every importer on mangled versions of real outputs: cut, bytes overwritten, lines dropped or doubled,
+ * Every importer on mangled versions of real outputs (the published ones included): cut, bytes overwritten, lines dropped or doubled,
  * numbers replaced by NaN, negative or huge ones. Whatever comes in, an importer returns figures or
  * throws the one-line {@link BadInputException}; nothing else may escape.
  */
@@ -29,7 +29,8 @@ class ImporterFuzzTest {
     record Input(ImportFormat format, Path file) {
     }
 
-    static final List<Input> INPUTS = List.of(
+    /** The recorded and synthetic fixtures, then every published output (PublishedOutputs). */
+    static final List<Input> INPUTS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
             new Input(ImportFormat.STREAM, Fixtures.local("stream-c-5.10-2threads-80M.txt")),
             new Input(ImportFormat.BABELSTREAM, Fixtures.local("babelstream-5.0-omp-text-double.txt")),
             new Input(ImportFormat.BABELSTREAM, Fixtures.local("babelstream-5.0-omp-csv-float-MiB.txt")),
@@ -37,7 +38,8 @@ class ImporterFuzzTest {
             new Input(ImportFormat.NVBANDWIDTH, Fixtures.local("nvbandwidth-v0.8-j-gb10-synthetic.json")),
             new Input(ImportFormat.NCCL_TESTS, Fixtures.local("nccl-tests-2.17.1-all_reduce_perf-2x-gb10-synthetic.txt")),
             new Input(ImportFormat.NCCL_TESTS, Fixtures.local("nccl-tests-old-layout-all_reduce_perf-2x-v100-synthetic.txt")),
-            new Input(ImportFormat.JMH, Fixtures.local("jmh-1.37-membound-stream-latency-2threads.json")));
+            new Input(ImportFormat.JMH, Fixtures.local("jmh-1.37-membound-stream-latency-2threads.json"))),
+            PublishedOutputs.rows().stream().map(r -> new Input(r.format(), r.path()))).toList();
 
     static final List<String> NUMBERS = List.of("NaN", "-1", "0", "1e308", "-0.0", "inf", "", "N/A", "9".repeat(30));
 
@@ -47,7 +49,7 @@ class ImporterFuzzTest {
                 Arbitraries.integers().between(0, 4), Arbitraries.longs()).as((i, kind, seed) -> new Object[] {i, kind, seed});
     }
 
-    @Property(tries = 400)
+    @Property(tries = 1000)
     void importersReturnFiguresOrOneLineErrors(@ForAll("mangled") Object[] how) throws IOException {
         Input input = INPUTS.get((Integer) how[0]);
         byte[] bytes = mangle(Files.readAllBytes(input.file()), (Integer) how[1], new Random((Long) how[2]));

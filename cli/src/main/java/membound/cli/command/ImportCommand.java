@@ -36,8 +36,11 @@ import membound.vocabulary.LinkKind;
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = {"Adds figures measured by another tool to a profile and writes the result as a NEW profile; "
                 + "the input profile is left as it was.",
-                "Formats: stream (McCalpin stream.c output), babelstream (text or --csv, MB/s or MiB/s), likwid "
-                        + "(likwid-bench output), nvbandwidth (its -j JSON), nccl-tests (all_reduce_perf table).",
+                "Formats: stream (McCalpin stream.c 5.9/5.10, stream_mpi.c), babelstream (text or --csv, MB/s or "
+                        + "MiB/s, releases 0.9 to 5.0), likwid (likwid-bench 4.x/5.x), nvbandwidth (its -j JSON or "
+                        + "text), nccl-tests (all_reduce_perf table of nccl-tests or rccl-tests).",
+                "A new link's kind is inferred from the output (hosts, device names) unless --link-kind is given; "
+                        + "the report says what was inferred and from what.",
                 "Give --format twice to choose how this command reports: --format babelstream --format json."})
 public final class ImportCommand implements Callable<Integer> {
 
@@ -74,7 +77,9 @@ public final class ImportCommand implements Callable<Integer> {
             + "nvbandwidth, network for nccl-tests)")
     String link;
 
-    @Option(names = "--link-kind", paramLabel = "KIND", description = "c2c, pcie, nvlink or network, for a new link")
+    @Option(names = "--link-kind", paramLabel = "KIND", description = "c2c, pcie, nvlink or network: overrides "
+            + "the kind the output shows (nccl-tests: several hosts, network; one host, by device names; "
+            + "nvbandwidth: GB10, GH200, GB200 c2c, other GPUs pcie)")
     String linkKind;
 
     @Option(names = "--from", paramLabel = "ID", description = "the device a new link starts from")
@@ -152,6 +157,7 @@ public final class ImportCommand implements Callable<Integer> {
             json.put("added", result.added());
             json.put("flags", result.flags());
             json.put("skipped", result.skipped());
+            json.put("inferred", result.inferred());
             out.print(ProfileJson.toJson(json));
         } else {
             out.println("wrote " + written);
@@ -159,6 +165,9 @@ public final class ImportCommand implements Callable<Integer> {
                     + (figures.toolVersion() != null ? " " + figures.toolVersion() : "") + " output " + file);
             for (String a : result.added()) {
                 out.println("added " + a);
+            }
+            for (String i : result.inferred()) {
+                out.println("inferred " + i);
             }
             // One line per distinct finding; the profile keeps one flag per figure.
             Map<String, Integer> flags = new LinkedHashMap<>();
