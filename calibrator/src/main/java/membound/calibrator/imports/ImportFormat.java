@@ -62,7 +62,8 @@ public enum ImportFormat {
             case NVBANDWIDTH -> NvbandwidthImporter.parse(file, gpuIndex);
             case NCCL_TESTS -> NcclTestsImporter.parse(ToolOutput.read(file, what));
             case JMH -> JmhResultImporter.parse(membound.profile.ProfileJson.readArray(
-                    membound.profile.ProfileJson.readBytes(file, what), file.toString(), what), file.toString());
+                    membound.vocabulary.files.InputFiles.readBytes(file, what,
+                            membound.vocabulary.files.InputFiles.Kind.TOOL_OUTPUT), file.toString(), what), file.toString());
         };
     }
 

@@ -65,7 +65,7 @@ public final class Presets {
         if (nameOrPath == null || nameOrPath.isBlank()) {
             throw new BadInputException("model must be a preset or a config.json path: model=" + nameOrPath);
         }
-        Path path = Path.of(nameOrPath);
+        Path path = membound.vocabulary.files.PathNames.of("model", nameOrPath);
         if (nameOrPath.endsWith(".json") || Files.isRegularFile(path)) {
             return HuggingFaceConfig.read(Files.isDirectory(path) ? path.resolve("config.json") : path);
         }
