@@ -36,12 +36,23 @@ public final class ReportFiles {
         if (Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS) && !isEmpty(out)) {
             throw new BadInputException("out must be a new or empty directory (report never overwrites): out=" + out);
         }
-        Path parent = out.toAbsolutePath().normalize().getParent();
+        Path absolute = out.toAbsolutePath().normalize();
+        Path parent = absolute.getParent();
         try {
-            AtomicFiles.checkWritable(parent == null ? out.toAbsolutePath() : parent);
+            AtomicFiles.checkWritable(parent == null ? absolute : parent);
+            if (parent != null && Files.isDirectory(parent)) {
+                // The staging directory itself, made and removed: a name too long for the file system fails here.
+                Files.delete(Files.createDirectory(staging(absolute)));
+            }
         } catch (IOException e) {
             throw notWritable(out, e);
         }
+    }
+
+    /** The hidden directory beside {@code absolute} that a report is written into before it gets its name. */
+    private static Path staging(Path absolute) {
+        return absolute.resolveSibling("." + absolute.getFileName() + ".partial-" + Long.toHexString(System.nanoTime())
+                + "-" + ProcessHandle.current().pid());
     }
 
     private static BadInputException notWritable(Path out, IOException e) {
@@ -59,8 +70,7 @@ public final class ReportFiles {
             Files.createDirectories(parent);
             Leftovers.remove(parent, STAGING);
             // createDirectory (not createTempDirectory, which makes it private to this user) keeps the umask's permissions.
-            staging = Files.createDirectory(parent.resolve("." + absolute.getFileName() + ".partial-"
-                    + Long.toHexString(System.nanoTime()) + "-" + ProcessHandle.current().pid()));
+            staging = Files.createDirectory(staging(absolute));
             for (Map.Entry<String, byte[]> f : files.entrySet()) {
                 Files.write(staging.resolve(f.getKey()), f.getValue());
             }

@@ -66,10 +66,14 @@ public final class AtomicFiles {
      * an {@link IOException} here, not after a seven-minute measurement; nothing is left behind.
      */
     public static void checkWritable(Path directory) throws IOException {
-        Path existing = directory.toAbsolutePath().normalize();
-        while (!Files.exists(existing) && existing.getParent() != null) {
-            existing = existing.getParent();
+        Path absolute = directory.toAbsolutePath().normalize();
+        try {
+            // A path the system refuses to look up (longer than PATH_MAX, a name beyond NAME_MAX) fails here.
+            Files.readAttributes(absolute, java.nio.file.attribute.BasicFileAttributes.class);
+        } catch (java.nio.file.NoSuchFileException e) {
+            // Not there yet: it will be created, below the nearest directory that is.
         }
+        Path existing = nearestExisting(absolute);
         if (!Files.isDirectory(existing)) {
             throw new java.nio.file.FileSystemException(existing.toString(), null, "not a directory");
         }
@@ -79,6 +83,19 @@ public final class AtomicFiles {
         } finally {
             Files.deleteIfExists(probe);
         }
+    }
+
+    /** The deepest directory of {@code path}'s ancestors (or itself) that exists, found from the root down. */
+    private static Path nearestExisting(Path path) {
+        Path existing = path.getRoot();
+        for (Path name : path) {
+            Path next = existing == null ? name : existing.resolve(name);
+            if (!Files.exists(next)) {
+                break;
+            }
+            existing = next;
+        }
+        return existing == null ? Path.of("").toAbsolutePath() : existing;
     }
 
     private static Path temporary(Path directory, String name) {
