@@ -224,9 +224,17 @@ class BadInputCatalogueTest {
 
     /** A real stream.c output (the importers' fixture), which imports: what reaches --output. */
     static String streamOutput() {
+        return fixture("stream-c-5.10-2threads-80M.txt");
+    }
+
+    /** An NCCL tests output that imports as a link. */
+    static String ncclOutput() {
+        return fixture("nccl-tests-2.17.1-all_reduce_perf-2x-gb10-synthetic.txt");
+    }
+
+    private static String fixture(String name) {
         try {
-            return Files.readString(TestProfiles.root().resolve(
-                    "calibrator/src/test/resources/fixtures/stream-c-5.10-2threads-80M.txt"));
+            return Files.readString(TestProfiles.root().resolve("calibrator/src/test/resources/fixtures").resolve(name));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -265,6 +273,9 @@ class BadInputCatalogueTest {
         cases.add(of("profile", "duplicate key deep inside", "Duplicate field",
                 Map.of("bad.json", exampleWith("\"schemaVersion\": 2", "\"schemaVersion\": 2, \"schemaVersion\": 2")),
                 "show", "@bad.json"));
+        cases.add(of("import --from", "a device the profile lacks", "from=nosuch", Map.of("a.json", example,
+                "nccl.txt", ncclOutput()), "import", "--format", "nccl-tests", "@nccl.txt", "--into", "@a.json", "--from",
+                "nosuch", "--output", "@n.json"));
         cases.add(of("fleet", "a FIFO as the directory", "fleet", "fleet", "%fifo.json"));
         cases.add(of("fleet", "a directory without profiles", "profiles", "fleet", "%dir.json"));
         // Paths that are no paths.
