@@ -285,8 +285,9 @@ public final class PredictOptions {
         return overrides;
     }
 
+    /** A name of the catalog, or its close matches; whether the model can predict on it is the run's to say. */
     private static void knownMachine(String name) {
-        Machines.datasheet(name);
+        membound.hardware.catalog.Catalog.builtIn().require(name);
     }
 
     public boolean decode() {
