@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.text.Names;
@@ -95,7 +94,7 @@ public final class Presets {
                 throw new IllegalStateException("preset resource missing: " + resource);
             }
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            JsonNode root = new ObjectMapper().readTree(text);
+            JsonNode root = membound.profile.ProfileJson.strictMapper().readTree(text);
             String source = root.path("_source").asText();
             Transformer parsed = HuggingFaceConfig.parse(text, source, name);
             return parsed.toBuilder().source(source).build().withName(name);
