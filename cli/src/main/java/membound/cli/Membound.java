@@ -44,19 +44,39 @@ public final class Membound implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        StandardOutput stdout = StandardOutput.open();
+        System.exit(run(args, stdout.writer(), new PrintWriter(System.err, true), stdout::problem));
     }
 
     /** Runs a command line as {@code main} does, writing to the given streams; returns the exit status. */
     public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        return run(args, out, err, () -> null);
+    }
+
+    /**
+     * As {@link #run(String[], PrintWriter, PrintWriter)}; a write to {@code out} that failed (a full disk,
+     * {@code /dev/full}, a closed pipe) turns any exit status into {@value #EXIT_BAD_INPUT} with one line
+     * saying so, {@code outProblem} giving the reason where it is known.
+     */
+    static int run(String[] args, PrintWriter out, PrintWriter err, java.util.function.Supplier<String> outProblem) {
         CommandLine commandLine = commandLine();
         commandLine.setOut(out);
         commandLine.setErr(err);
-        return commandLine.execute(args);
+        int exit = commandLine.execute(args);
+        if (out.checkError()) {
+            String problem = outProblem.get();
+            err.println("membound: standard output must take every byte written to it; the output is incomplete"
+                    + (problem == null ? "" : ": problem=" + problem));
+            err.flush();
+            return EXIT_BAD_INPUT;
+        }
+        return exit;
     }
 
     static CommandLine commandLine() {
         CommandLine commandLine = new CommandLine(new Membound());
+        // Every path on the command line is made in one place: "" and names the locale cannot hold are refused.
+        commandLine.registerConverter(java.nio.file.Path.class, Membound::path);
         commandLine.setParameterExceptionHandler((e, args) -> {
             CommandLine failed = e.getCommandLine();
             failed.getErr().println("membound: " + firstLine(e.getMessage())
@@ -71,6 +91,14 @@ public final class Membound implements Runnable {
             throw e;
         });
         return commandLine;
+    }
+
+    private static java.nio.file.Path path(String name) {
+        try {
+            return membound.vocabulary.files.PathNames.of("path", name);
+        } catch (BadInputException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
+        }
     }
 
     private static String firstLine(String message) {

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -57,6 +58,37 @@ class ArchitectureRulesTest {
         assertEquals(WORDS.size(), vocabulary.size(), "each word once in the vocabulary: " + vocabulary);
         assertEquals(List.of(), redeclared, "a word of the vocabulary must not be declared again in a module");
         assertEquals(List.of(), bridges, "pass the vocabulary's type instead of bridging enums by name");
+    }
+
+    /** Opening a file to read it, other than through {@code InputFiles}. */
+    private static final Pattern DIRECT_READ = Pattern.compile("Files\\.(readAllBytes|readString|readAllLines"
+            + "|newBufferedReader|newInputStream|lines)\\(|new FileInputStream|new FileReader|FileChannel\\.open\\(");
+    /**
+     * What may open files itself: the one reader, the atomic writer, the lock, and the readers of the system's own
+     * files ({@code /proc}, {@code /sys}), which no user names.
+     */
+    private static final Set<String> OWN_READERS = Set.of(
+            "vocabulary/src/main/java/membound/vocabulary/files/InputFiles.java",
+            "vocabulary/src/main/java/membound/vocabulary/files/AtomicFiles.java",
+            "calibrator/src/main/java/membound/calibrator/run/CalibrationLock.java",
+            "hardware/src/main/java/membound/hardware/host/SystemFiles.java",
+            "hardware/src/main/java/membound/hardware/host/LoadMonitor.java",
+            "hardware/src/main/java/membound/hardware/host/JavaFacts.java",
+            "benchmarks/src/main/java/membound/benchmarks/placement/CpuBinding.java");
+
+    @Test
+    void shouldReadEveryFileAUserNamesThroughInputFiles() throws IOException {
+        Path root = TestProfiles.root();
+        List<String> direct = new ArrayList<>();
+        for (Path file : mainSources(root)) {
+            String where = root.relativize(file).toString().replace('\\', '/');
+            Matcher m = DIRECT_READ.matcher(Files.readString(file, StandardCharsets.UTF_8));
+            if (m.find() && !OWN_READERS.contains(where)) {
+                direct.add(where + ": " + m.group());
+            }
+        }
+        assertEquals(List.of(), direct, "read a file through membound.vocabulary.files.InputFiles (regular files only, "
+                + "size-limited, one-line errors)");
     }
 
     @Test

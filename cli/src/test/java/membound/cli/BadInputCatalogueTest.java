@@ -4,7 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -16,9 +21,15 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+
+import membound.calibrator.run.CalibrationLock;
 
 /**
  * The bad-input catalogue: for every entry point (command-line flags, profile JSON, config.json, each
@@ -27,15 +38,23 @@ import org.junit.jupiter.params.provider.MethodSource;
  * thing, exit status 2, no stack trace, and nothing written anywhere.
  *
  * <p>Files named in a case are written into a fresh directory first ({@code @name} in an argument stands for
- * that file); the directory is compared before and after.
+ * that file); the directory is compared before and after. {@code %name} stands for one of the hostile files made
+ * once for the class ({@link #special}): a FIFO, links to {@code /dev/zero} and {@code /dev/urandom},
+ * {@code /dev/null}, a directory, a socket, a sparse file larger than every limit, and (where root can mount
+ * them) a read-only and a full tmpfs. Some cases write standard output to {@code /dev/full}; some run in a child
+ * JVM under {@code LANG=C} with a non-ASCII file name.
  */
 class BadInputCatalogueTest {
 
     @TempDir
     Path dir;
 
+    /** How a case runs: in this JVM, in this JVM with standard output on /dev/full, or in a child JVM under LANG=C. */
+    enum Runner { IN_PROCESS, STDOUT_DEV_FULL, CHILD_LANG_C, CALIBRATION_LOCK_HELD }
+
     /** One entry of the catalogue: what is given, and a word the error must contain. */
-    record Case(String entryPoint, String badInput, List<String> args, Map<String, String> files, String named) {
+    record Case(String entryPoint, String badInput, List<String> args, Map<String, String> files, String named,
+            Runner runner) {
         @Override
         public String toString() {
             return entryPoint + ": " + badInput;
@@ -43,7 +62,12 @@ class BadInputCatalogueTest {
     }
 
     static Case of(String entryPoint, String badInput, String named, Map<String, String> files, String... args) {
-        return new Case(entryPoint, badInput, List.of(args), files, named);
+        return new Case(entryPoint, badInput, List.of(args), files, named, Runner.IN_PROCESS);
+    }
+
+    static Case run(Runner runner, String entryPoint, String badInput, String named, Map<String, String> files,
+            String... args) {
+        return new Case(entryPoint, badInput, List.of(args), files, named, runner);
     }
 
     static Case of(String entryPoint, String badInput, String named, String... args) {
@@ -148,25 +172,352 @@ class BadInputCatalogueTest {
                     "import", "--format", format, "@out.txt", "--into", "@a.json", "--device", "gpu",
                     "--link", "pair", "--link-kind", "network"));
         }
+        hostileFiles(cases, example);
+        contradictoryFlags(cases);
+        outputs(cases, example);
         return cases.stream();
+    }
+
+    /** The hostile files, each with the words its refusal must contain. */
+    static final Map<String, String> SPECIAL_KINDS = new java.util.LinkedHashMap<>();
+
+    static {
+        SPECIAL_KINDS.put("fifo.json", "FIFO");
+        SPECIAL_KINDS.put("zero.json", "character device");
+        SPECIAL_KINDS.put("urandom.json", "character device");
+        SPECIAL_KINDS.put("null.json", "character device");
+        SPECIAL_KINDS.put("dir.json", "dir.json"); // a directory, or for --model the config.json it lacks
+        SPECIAL_KINDS.put("socket.json", "socket");
+        SPECIAL_KINDS.put("huge.json", "must be at most");
+    }
+
+    /** Hostile contents for every reader of JSON: each must be refused in one line naming the problem. */
+    static Map<String, String[]> hostileJson(String example) {
+        Map<String, String[]> kinds = new java.util.LinkedHashMap<>();
+        kinds.put("nested 10,000 deep", new String[] {"[".repeat(10_000) + "]".repeat(10_000), "nest"});
+        kinds.put("object nested 100 deep", new String[] {"{\"a\":".repeat(100) + "1" + "}".repeat(100), "nest"});
+        kinds.put("duplicate key", new String[] {"{\"schema\": \"membound-profile\", \"schema\": \"x\"}",
+                "Duplicate field"});
+        kinds.put("invalid UTF-8", new String[] {"{\"a\": \"\udc80\"}", "bad.json"});
+        kinds.put("NUL bytes", new String[] {"\u0000\u0000\u0000", "bad.json"});
+        return kinds;
+    }
+
+    /** Every reader of a file a user names, as arguments with {@code FILE} standing for the file. */
+    static List<String[]> readers() {
+        List<String[]> readers = new ArrayList<>();
+        readers.add(new String[] {"show", "show", "FILE"});
+        readers.add(new String[] {"show --format json", "show", "FILE", "--format", "json"});
+        readers.add(new String[] {"compare (first)", "compare", "FILE", "@a.json"});
+        readers.add(new String[] {"compare (second)", "compare", "@a.json", "FILE"});
+        readers.add(new String[] {"predict --profile", "predict", "--model", "gpt2-124m", "--profile", "FILE"});
+        readers.add(new String[] {"predict --model config", "predict", "--model", "FILE", "--hardware", "h100"});
+        readers.add(new String[] {"report --profile", "report", "--profile", "FILE", "--out", "@r"});
+        readers.add(new String[] {"report --model config", "report", "--profile", "@a.json", "--model", "FILE",
+                "--out", "@r"});
+        readers.add(new String[] {"import --into", "import", "--format", "stream", "@out.txt", "--into", "FILE"});
+        readers.add(new String[] {"validate --summary", "validate", "--summary", "FILE"});
+        for (String format : List.of("stream", "babelstream", "likwid", "nvbandwidth", "nccl-tests", "jmh")) {
+            readers.add(new String[] {"import " + format, "import", "--format", format, "FILE", "--into", "@a.json",
+                    "--device", "gpu", "--link", "pair", "--link-kind", "network"});
+        }
+        return readers;
+    }
+
+    /** A real stream.c output (the importers' fixture), which imports: what reaches --output. */
+    static String streamOutput() {
+        return fixture("stream-c-5.10-2threads-80M.txt");
+    }
+
+    /** An NCCL tests output that imports as a link. */
+    static String ncclOutput() {
+        return fixture("nccl-tests-2.17.1-all_reduce_perf-2x-gb10-synthetic.txt");
+    }
+
+    private static String fixture(String name) {
+        try {
+            return Files.readString(TestProfiles.root().resolve("calibrator/src/test/resources/fixtures").resolve(name));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String[] withFile(String[] reader, String file) {
+        return java.util.Arrays.stream(reader).skip(1).map(a -> a.equals("FILE") ? file : a).toArray(String[]::new);
+    }
+
+    private static void hostileFiles(List<Case> cases, String example) {
+        Map<String, String> base = Map.of("a.json", example, "out.txt", "Copy: 1000.0 0.1 0.1 0.1\n");
+        for (String[] reader : readers()) {
+            for (Map.Entry<String, String> kind : SPECIAL_KINDS.entrySet()) {
+                cases.add(of(reader[0], kind.getKey().replace(".json", "") + " given as the file", kind.getValue(), base,
+                        withFile(reader, "%" + kind.getKey())));
+            }
+            boolean json = !reader[0].startsWith("import ") || reader[0].equals("import nvbandwidth")
+                    || reader[0].equals("import jmh");
+            if (json) {
+                for (Map.Entry<String, String[]> kind : hostileJson(example).entrySet()) {
+                    Map<String, String> files = new java.util.HashMap<>(base);
+                    files.put("bad.json", kind.getValue()[0]);
+                    cases.add(of(reader[0], kind.getKey(), kind.getValue()[1], files, withFile(reader, "@bad.json")));
+                }
+            }
+        }
+        // Text tool outputs: not UTF-8, or larger than the limit (an absurd line count is the sparse file above).
+        for (String format : List.of("stream", "babelstream", "likwid", "nccl-tests")) {
+            cases.add(of("import " + format, "invalid UTF-8", "UTF-8",
+                    Map.of("a.json", example, "out.bin", "Copy: \udc80"), "import", "--format", format, "@out.bin",
+                    "--into", "@a.json", "--device", "gpu", "--link", "pair", "--link-kind", "network"));
+        }
+        cases.add(of("config.json", "duplicate key", "Duplicate field",
+                Map.of("config.json", "{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_embd\":769}"),
+                "predict", "--model", "@config.json", "--hardware", "h100"));
+        cases.add(of("profile", "duplicate key deep inside", "Duplicate field",
+                Map.of("bad.json", exampleWith("\"schemaVersion\": 2", "\"schemaVersion\": 2, \"schemaVersion\": 2")),
+                "show", "@bad.json"));
+        cases.add(of("import --from", "a device the profile lacks", "from=nosuch", Map.of("a.json", example,
+                "nccl.txt", ncclOutput()), "import", "--format", "nccl-tests", "@nccl.txt", "--into", "@a.json", "--from",
+                "nosuch", "--output", "@n.json"));
+        cases.add(of("fleet", "a FIFO as the directory", "fleet", "fleet", "%fifo.json"));
+        cases.add(of("fleet", "a directory without profiles", "profiles", "fleet", "%dir.json"));
+        // Paths that are no paths.
+        for (String[] flag : List.of(new String[] {"report", "--out"}, new String[] {"calibrate", "--profiles-dir"},
+                new String[] {"show", "--profiles-dir"}, new String[] {"import", "--output"},
+                new String[] {"validate", "--results-dir"}, new String[] {"fleet", ""})) {
+            List<String> args = new ArrayList<>(List.of(flag[0]));
+            if (!flag[1].isEmpty()) {
+                args.add(flag[1]);
+            }
+            args.add("");
+            args.addAll(switch (flag[0]) {
+                case "report" -> List.of("--profile", "@a.json");
+                case "calibrate" -> List.of("--smoke");
+                case "show" -> List.of("latest");
+                case "import" -> List.of("--format", "stream", "@out.txt", "--into", "@a.json");
+                default -> List.<String>of();
+            });
+            cases.add(of(flag[0] + " " + flag[1], "empty path", "empty", base, args.toArray(String[]::new)));
+        }
+        cases.add(of("report --out", "name longer than NAME_MAX", "File name too long", base, "report", "--profile",
+                "@a.json", "--out", "@" + "n".repeat(300)));
+        cases.add(of("report --out", "80,000-character path", "out", base, "report", "--profile", "@a.json", "--out",
+                "@" + "d/".repeat(40_000)));
+        cases.add(of("report --out", "under a file", "out", base, "report", "--profile", "@a.json", "--out",
+                "@a.json/r"));
+        cases.add(of("calibrate --profiles-dir", "under a file", "profile directory", base, "calibrate", "--smoke",
+                "--profiles-dir", "@a.json/p"));
+        for (String[] jvm : List.of(new String[] {"/bin/ls", "java.specification.version"},
+                new String[] {"@nosuch/java", "no such file"}, new String[] {"%dir.json", "executable"},
+                new String[] {"@a.json", "executable"}, new String[] {"%null.json", "executable"})) {
+            cases.add(of("calibrate --jvm", "not a java: " + jvm[0], jvm[1], base, "calibrate", "--smoke", "--jvm",
+                    jvm[0]));
+        }
+        // Names that LANG=C cannot hold: a child JVM with that locale, for each kind of path argument.
+        for (String[] args : List.of(new String[] {"show", "@\u00e9t\u00e9.json"},
+                new String[] {"predict", "--model", "@mod\u00e8le.json", "--hardware", "h100"},
+                new String[] {"report", "--profile", "@a.json", "--out", "@r\u00e9sultat"})) {
+            cases.add(run(Runner.CHILD_LANG_C, args[0], "non-ASCII name under LANG=C", "LANG=C.UTF-8", base, args));
+        }
+    }
+
+    /** Flags that contradict each other or the model's limits. */
+    private static void contradictoryFlags(List<Case> cases) {
+        String[] training = {"--model", "gpt2-124m", "--hardware", "h100"};
+        List<String[]> flags = new ArrayList<>();
+        for (String[] decodeOnly : List.of(new String[] {"--weights", "Q8_0"}, new String[] {"--context", "100"},
+                new String[] {"--batch", "4"}, new String[] {"--prompt", "64"}, new String[] {"--kv-precision", "fp8"})) {
+            flags.add(new String[] {decodeOnly[0] + " without --decode", decodeOnly[0].substring(2), decodeOnly[0],
+                    decodeOnly[1]});
+        }
+        for (String[] trainingOnly : List.of(new String[] {"--grad-accum", "4"}, new String[] {"--optimizer", "sgd"},
+                new String[] {"--tokens", "1B"}, new String[] {"--steps", "10"}, new String[] {"--micro-batch", "2"},
+                new String[] {"--seq-len", "512"}, new String[] {"--checkpointing", "full"},
+                new String[] {"--finetune", "lora"}, new String[] {"--zero", "1"}, new String[] {"--pruning", "2:4"},
+                new String[] {"--offload", "optimizer"}, new String[] {"--optimizer-precision", "bf16"},
+                new String[] {"--data-parallel", "2"}, new String[] {"--operations", "3"})) {
+            flags.add(new String[] {"--decode with " + trainingOnly[0], trainingOnly[0].substring(2), "--decode",
+                    trainingOnly[0], trainingOnly[1]});
+        }
+        flags.add(new String[] {"--lora-rank without LoRA", "lora-rank", "--lora-rank", "8"});
+        flags.add(new String[] {"--lora-targets without LoRA", "lora-targets", "--lora-targets", "q,v"});
+        flags.add(new String[] {"--zero 3 with one replica", "zero", "--zero", "3"});
+        flags.add(new String[] {"--device without --profile", "device", "--device", "nosuch"});
+        flags.add(new String[] {"LoRA rank 10^9 on a 768-wide model", "hidden size", "--finetune", "lora",
+                "--lora-rank", "1000000000"});
+        flags.add(new String[] {"tokens per step beyond 2^53", "2^53", "--micro-batch", "2147483647", "--seq-len", "1024",
+                "--grad-accum", "2147483647"});
+        flags.add(new String[] {"total shorter than one step", "one optimizer step", "--tokens", "100"});
+        flags.add(new String[] {"sequence beyond max_position_embeddings", "max_position_embeddings", "--seq-len",
+                "4096"});
+        flags.add(new String[] {"--memory-bandwidth for an unknown machine", "nosuch", "--memory-bandwidth",
+                "nosuch:1TB/s"});
+        flags.add(new String[] {"--peak-flops for an unknown machine", "nosuch", "--peak-flops", "nosuch:bf16=1T"});
+        flags.add(new String[] {"--link that the machine lacks", "link", "--data-parallel", "2", "--link", "nosuch"});
+        for (String[] flag : flags) {
+            List<String> args = new ArrayList<>(List.of("predict"));
+            args.addAll(List.of(training));
+            args.addAll(List.of(flag).subList(2, flag.length));
+            cases.add(of("predict", flag[0], flag[1], args.toArray(String[]::new)));
+        }
+        cases.add(of("predict", "--operations -1", "operations", "predict", "--model", "gpt2-124m", "--hardware",
+                "h100", "--operations", "-1"));
+        cases.add(of("predict", "--compare with an unknown machine", "nosuch", "predict", "--model", "gpt2-124m",
+                "--compare", "h100,nosuch"));
+        cases.add(of("predict", "--context beyond max_position_embeddings", "max_position_embeddings", "predict",
+                "--model", "llama-3.1-8b", "--hardware", "h100", "--decode", "--context", "1000000"));
+        // The report takes predict's flags and must refuse the same contradictions.
+        for (String[] flag : flags.subList(0, 5)) {
+            List<String> args = new ArrayList<>(List.of("report", "--profile", "@a.json", "--model", "gpt2-124m",
+                    "--out", "@r"));
+            args.addAll(List.of(flag).subList(2, flag.length));
+            cases.add(of("report", flag[0], flag[1], Map.of("a.json", example()), args.toArray(String[]::new)));
+        }
+    }
+
+    /** Outputs that cannot be written: standard output on /dev/full, read-only and full file systems, the lock. */
+    private static void outputs(List<Case> cases, String example) {
+        Map<String, String> base = Map.of("a.json", example, "out.txt", streamOutput(), "f/a.json", example,
+                "f/b.json", example);
+        List<String[]> printing = List.of(new String[] {"show", "show", "@a.json"},
+                new String[] {"show --format json", "show", "@a.json", "--format", "json"},
+                new String[] {"compare", "compare", "@a.json", "@a.json"},
+                new String[] {"compare --format json", "compare", "@a.json", "@a.json", "--format", "json"},
+                new String[] {"hardware --list", "hardware", "--list"},
+                new String[] {"hardware --list --format json", "hardware", "--list", "--format", "json"},
+                new String[] {"hardware --platform", "hardware", "--platform", "dgx-spark"},
+                new String[] {"predict", "predict", "--model", "gpt2-124m", "--hardware", "h100"},
+                new String[] {"predict --format json", "predict", "--model", "gpt2-124m", "--hardware", "h100",
+                        "--format", "json"},
+                new String[] {"predict --decode", "predict", "--model", "gpt2-124m", "--hardware", "h100", "--decode"},
+                new String[] {"predict --compare", "predict", "--model", "gpt2-124m", "--compare", "h100,dgx-spark"},
+                new String[] {"predict --profile", "predict", "--model", "gpt2-124m", "--profile", "@a.json"},
+                new String[] {"fleet", "fleet", "@f"},
+                new String[] {"fleet --format json", "fleet", "@f", "--format", "json"},
+                new String[] {"help", "--help"});
+        for (String[] command : printing) {
+            cases.add(run(Runner.STDOUT_DEV_FULL, command[0], "standard output on /dev/full", "standard output", base,
+                    java.util.Arrays.copyOfRange(command, 1, command.length)));
+        }
+        for (String fs : List.of("ro", "full")) {
+            String named = fs.equals("ro") ? "Read-only file system" : "No space left on device";
+            cases.add(of("report --out", fs + " file system", named, base, "report", "--profile", "@a.json", "--out",
+                    "%" + fs + "/r"));
+            cases.add(of("calibrate --profiles-dir", fs + " file system", named, base, "calibrate", "--smoke",
+                    "--profiles-dir", "%" + fs + "/p"));
+            cases.add(of("calibrate --profiles-dir", fs + " file system itself", named, base, "calibrate", "--smoke",
+                    "--profiles-dir", "%" + fs));
+            cases.add(of("import --output", fs + " file system", fs.equals("ro") ? "Read-only" : "No space", base,
+                    "import", "--format", "stream", "@out.txt", "--into", "@a.json", "--output", "%" + fs + "/n.json"));
+        }
+        cases.add(of("report --out", "/dev/full as a directory", "out", base, "report", "--profile", "@a.json", "--out",
+                "/dev/full/r"));
+        cases.add(run(Runner.CALIBRATION_LOCK_HELD, "calibrate", "another calibration holds the lock",
+                "calibration lock must be free", base, "calibrate", "--smoke", "--profiles-dir", "@p"));
+    }
+
+    /** The hostile files of {@link #SPECIAL_KINDS}, made once; {@code ro} and {@code full} are tmpfs mounts. */
+    @TempDir
+    static Path special;
+
+    /** Why the tmpfs cases cannot run here, or null when both file systems are mounted. */
+    private static String noTmpfs;
+
+    private static ServerSocketChannel socket;
+
+    private static Path lockFile;
+
+    @BeforeAll
+    static void makeHostileFiles() throws Exception {
+        Path fifo = special.resolve("fifo.json");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor(), "mkfifo");
+        Files.createSymbolicLink(special.resolve("zero.json"), Path.of("/dev/zero"));
+        Files.createSymbolicLink(special.resolve("urandom.json"), Path.of("/dev/urandom"));
+        Files.createSymbolicLink(special.resolve("null.json"), Path.of("/dev/null"));
+        Files.createDirectories(special.resolve("dir.json"));
+        socket = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        socket.bind(UnixDomainSocketAddress.of(special.resolve("socket.json")));
+        try (RandomAccessFile huge = new RandomAccessFile(special.resolve("huge.json").toFile(), "rw")) {
+            huge.setLength(1L << 30); // sparse: a gibibyte that takes no disk
+        }
+        noTmpfs = mountTmpfs();
+        // A calibration lock of this class's own, held by the lock case: the other calibrations never wait on it.
+        lockFile = special.resolve("calibration.lock");
+        System.setProperty("membound.calibrationLock", lockFile.toString());
+    }
+
+    /** A read-only tmpfs {@code ro} and a full one {@code full}; without root (or mount) the reason they are missing. */
+    private static String mountTmpfs() throws Exception {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return "mounting a tmpfs needs root; user.name=" + System.getProperty("user.name");
+        }
+        for (String fs : List.of("ro", "full")) {
+            Path at = Files.createDirectories(special.resolve(fs));
+            Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=16k" + (fs.equals("ro") ? ",ro" : ""),
+                    "tmpfs", at.toString()).redirectErrorStream(true).start();
+            String output = new String(mount.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (mount.waitFor() != 0) {
+                return "mount -t tmpfs failed (a container without CAP_SYS_ADMIN?): " + output;
+            }
+        }
+        // Fill the full one: the write that does not fit fails, and what fitted stays.
+        try (var fill = Files.newOutputStream(special.resolve("full/fill"))) {
+            fill.write(new byte[64 << 10]);
+        } catch (IOException expected) {
+            // No space left on device: now it is full.
+        }
+        return null;
+    }
+
+    @AfterAll
+    static void removeHostileFiles() throws Exception {
+        System.clearProperty("membound.calibrationLock");
+        socket.close();
+        if (noTmpfs == null) {
+            for (String fs : List.of("ro", "full")) {
+                new ProcessBuilder("umount", special.resolve(fs).toString()).inheritIO().start().waitFor();
+            }
+        }
+    }
+
+    @Test
+    void shouldHoldAtLeastThreeHundredCases() {
+        long count = catalogue().count();
+        System.out.println("bad-input catalogue: " + count + " cases");
+        assertTrue(count >= 300, "the catalogue must hold at least 300 cases: cases=" + count);
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("catalogue")
-    void shouldRefuseWithOneLineNamingItExitTwoAndWriteNothing(Case c) throws IOException {
+    void shouldRefuseWithOneLineNamingItExitTwoAndWriteNothing(Case c) throws Exception {
+        boolean tmpfs = c.args().stream().anyMatch(a -> a.startsWith("%ro") || a.startsWith("%full"));
+        Assumptions.assumeTrue(!tmpfs || noTmpfs == null, () -> "skipped: " + noTmpfs);
         Files.createDirectories(dir.resolve("empty"));
         for (Map.Entry<String, String> file : c.files().entrySet()) {
             Path path = dir.resolve(file.getKey());
             Files.createDirectories(path.getParent());
-            Files.writeString(path, file.getValue(), StandardCharsets.UTF_8);
+            Files.write(path, bytes(file.getValue()));
         }
         Map<String, Long> before = snapshot(dir);
-        List<String> args = c.args().stream().map(a -> a.startsWith("@") ? dir.resolve(a.substring(1)).toString() : a)
-                .toList();
+        List<String> args = c.args().stream().map(a -> a.startsWith("@") ? dir + "/" + a.substring(1)
+                : a.startsWith("%") ? special.resolve(a.substring(1)).toString() : a).toList();
 
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = Membound.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+        int exit = switch (c.runner()) {
+            case IN_PROCESS -> Membound.run(args.toArray(String[]::new), new PrintWriter(out, true),
+                    new PrintWriter(err, true));
+            case STDOUT_DEV_FULL -> {
+                try (PrintWriter full = new PrintWriter(new FileOutputStream("/dev/full"), true)) {
+                    yield Membound.run(args.toArray(String[]::new), full, new PrintWriter(err, true));
+                }
+            }
+            case CHILD_LANG_C -> child(args, out, err);
+            case CALIBRATION_LOCK_HELD -> {
+                try (CalibrationLock held = CalibrationLock.acquire(lockFile, false, new PrintWriter(new StringWriter()))) {
+                    yield Membound.run(args.toArray(String[]::new), new PrintWriter(out, true), new PrintWriter(err, true));
+                }
+            }
+        };
 
         String report = "membound " + String.join(" ", args) + "\nexit " + exit + "\n--- stdout\n" + out + "--- stderr\n"
                 + err;
@@ -177,6 +528,46 @@ class BadInputCatalogueTest {
         assertTrue(lines.get(0).contains(c.named()), () -> "the error must name " + c.named() + "\n" + report);
         assertFalse(err.toString().contains("\tat "), report);
         assertEquals(before, snapshot(dir), () -> "nothing may be written\n" + report);
+    }
+
+    /**
+     * The bytes of a case's file: its text in UTF-8, except that a lone surrogate ({@code \\udc80}) stands for the
+     * byte 0x80, so that a case can hold bytes that are not UTF-8.
+     */
+    private static byte[] bytes(String text) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        for (String part : text.split("\udc80", -1)) {
+            bytes.writeBytes(part.getBytes(StandardCharsets.UTF_8));
+            bytes.write(0x80);
+        }
+        byte[] all = bytes.toByteArray();
+        return java.util.Arrays.copyOf(all, all.length - 1);
+    }
+
+    /** Runs membound in a child JVM under LANG=C (ASCII file names), as a user of such a locale would. */
+    private static int child(List<String> args, StringWriter out, StringWriter err) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                Membound.class.getName()));
+        command.addAll(args);
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().put("LANG", "C");
+        builder.environment().put("LC_ALL", "C");
+        builder.environment().remove("JAVA_TOOL_OPTIONS");
+        Process process = builder.start();
+        process.getOutputStream().close();
+        java.util.concurrent.CompletableFuture<String> stderr = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return e.toString();
+            }
+        });
+        out.write(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+        int exit = process.waitFor();
+        // The JDK's notice about incubator modules is not membound's output.
+        stderr.get().lines().filter(l -> !l.startsWith("WARNING: Using incubator modules")).forEach(l -> err.write(l + "\n"));
+        return exit;
     }
 
     /** Every file and directory under {@code root} with its size: what a command may not change. */

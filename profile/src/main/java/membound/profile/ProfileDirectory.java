@@ -83,7 +83,7 @@ public record ProfileDirectory(Path directory) {
                     + " must exist: directory=" + directory + ", profiles=" + list().size()
                     + (host == null ? "" : ", host=" + host) + " (membound calibrate writes one)"));
         }
-        Path path = Path.of(reference);
+        Path path = membound.vocabulary.files.PathNames.of("profile", reference);
         if (!Files.exists(path)) {
             throw new BadInputException("profile must be an existing file, latest or latest:<host>: profile="
                     + reference);

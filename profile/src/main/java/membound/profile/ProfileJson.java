@@ -17,7 +17,9 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
@@ -50,6 +52,7 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.Labelled;
 import membound.vocabulary.ProductShape;
+import membound.vocabulary.files.InputFiles;
 
 /**
  * Reads and writes profiles.
@@ -70,6 +73,9 @@ import membound.vocabulary.ProductShape;
  */
 public final class ProfileJson {
 
+    /** How deep JSON may nest: a profile nests 6 levels, tools' outputs fewer; deeper is hostile, not data. */
+    public static final int MAX_DEPTH = 64;
+
     private static final ObjectMapper MAPPER = mapper();
     private static final ObjectWriter WRITER = MAPPER.writer(prettyPrinter());
 
@@ -78,7 +84,7 @@ public final class ProfileJson {
 
     /** Reads a profile file. */
     public static Profile read(Path file) {
-        return read(readBytes(file, "profile"), file.toString());
+        return read(InputFiles.readBytes(file, "profile", InputFiles.Kind.PROFILE), file.toString());
     }
 
     /** Reads a profile from {@code json}; {@code file} names it in errors. */
@@ -152,25 +158,15 @@ public final class ProfileJson {
      * importers of JSON tool output. {@code what} names the kind of file in errors ("nvbandwidth output").
      */
     public static JsonNode readTree(Path file, String what) {
-        return readTree(readBytes(file, what), file.toString(), what);
+        return readTree(InputFiles.readBytes(file, what, InputFiles.Kind.TOOL_OUTPUT), file.toString(), what);
     }
 
-    /** The bytes of a file, or a one-line error naming it. */
-    public static byte[] readBytes(Path file, String what) {
-        try {
-            return Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
-            throw new BadInputException(what + " must be an existing file: file=" + file);
-        } catch (AccessDeniedException e) {
-            throw new BadInputException(what + " must be readable: file=" + file);
-        } catch (IOException e) {
-            if (Files.isDirectory(file)) {
-                throw new BadInputException(what + " must be a file, not a directory: file=" + file);
-            }
-            throw new BadInputException(what + " must be readable: file=" + file + ", problem=" + e.getMessage());
-        } catch (UncheckedIOException e) {
-            throw new BadInputException(what + " must be readable: file=" + file + ", problem=" + e.getMessage());
-        }
+    /**
+     * A mapper with the parser settings of profiles (duplicate keys refused, nesting bounded, nothing after the
+     * value), for readers of other JSON (config.json, recorded validations) that build their own trees.
+     */
+    public static ObjectMapper strictMapper() {
+        return MAPPER.copy();
     }
 
     /** Reads JSON text into a tree with the strictness and errors of {@link #readTree(Path, String)}. */
@@ -229,6 +225,10 @@ public final class ProfileJson {
             if (t instanceof BadInputException bad) {
                 return new BadInputException(bad.getMessage() + " (file=" + file + at(e) + ")", e);
             }
+        }
+        if (e instanceof StreamConstraintsException c) {
+            return new BadInputException(what + " must nest at most " + MAX_DEPTH + " levels deep and stay within "
+                    + "JSON's size limits: file=" + file + ", problem=" + firstLine(c.getOriginalMessage()), e);
         }
         if (e instanceof UnrecognizedPropertyException u) {
             String known = u.getKnownPropertyIds() == null ? "" : u.getKnownPropertyIds().stream()
@@ -322,6 +322,7 @@ public final class ProfileJson {
     private static ObjectMapper mapper() {
         JsonFactory factory = JsonFactory.builder()
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
                 .enable(StreamWriteFeature.USE_FAST_DOUBLE_WRITER)
                 .build();
         SimpleModule numbers = new SimpleModule("membound-numbers");

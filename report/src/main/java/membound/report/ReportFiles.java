@@ -9,15 +9,21 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.files.AtomicFiles;
+import membound.vocabulary.files.Leftovers;
 
 /**
  * Writes a report into a directory that is new or empty, never over anything a user made: the files go
- * to a hidden directory beside it first and are moved in only once all of them are written.
+ * to a hidden directory beside it first ({@code .NAME.partial-TIME-PID}) and are moved in only once all of them
+ * are written. What a killed report left there is removed by the next one ({@link Leftovers}).
  */
 public final class ReportFiles {
+
+    private static final Pattern STAGING = Pattern.compile("\\..+\\.partial-[0-9a-f]+-(?<pid>[0-9]+)");
 
     private ReportFiles() {
     }
@@ -30,6 +36,28 @@ public final class ReportFiles {
         if (Files.isDirectory(out, LinkOption.NOFOLLOW_LINKS) && !isEmpty(out)) {
             throw new BadInputException("out must be a new or empty directory (report never overwrites): out=" + out);
         }
+        Path absolute = out.toAbsolutePath().normalize();
+        Path parent = absolute.getParent();
+        try {
+            AtomicFiles.checkWritable(parent == null ? absolute : parent);
+            if (parent != null && Files.isDirectory(parent)) {
+                // The staging directory itself, made and removed: a name too long for the file system fails here.
+                Files.delete(Files.createDirectory(staging(absolute)));
+            }
+        } catch (IOException e) {
+            throw notWritable(out, e);
+        }
+    }
+
+    /** The hidden directory beside {@code absolute} that a report is written into before it gets its name. */
+    private static Path staging(Path absolute) {
+        return absolute.resolveSibling("." + absolute.getFileName() + ".partial-" + Long.toHexString(System.nanoTime())
+                + "-" + ProcessHandle.current().pid());
+    }
+
+    private static BadInputException notWritable(Path out, IOException e) {
+        return new BadInputException("out must be a directory this user can write, on a file system with room: out="
+                + out + ", problem=" + Leftovers.problem(e), e);
     }
 
     /** Writes every file under {@code out}, which must be new or empty; out's parents are created as needed. */
@@ -40,9 +68,9 @@ public final class ReportFiles {
         Path staging = null;
         try {
             Files.createDirectories(parent);
+            Leftovers.remove(parent, STAGING);
             // createDirectory (not createTempDirectory, which makes it private to this user) keeps the umask's permissions.
-            staging = Files.createDirectory(parent.resolve("." + absolute.getFileName() + ".partial-"
-                    + Long.toHexString(System.nanoTime()) + "-" + ProcessHandle.current().pid()));
+            staging = Files.createDirectory(staging(absolute));
             for (Map.Entry<String, byte[]> f : files.entrySet()) {
                 Files.write(staging.resolve(f.getKey()), f.getValue());
             }
@@ -56,10 +84,8 @@ public final class ReportFiles {
                     Files.move(staging.resolve(name), absolute.resolve(name), StandardCopyOption.ATOMIC_MOVE);
                 }
             }
-        } catch (java.nio.file.AccessDeniedException | java.nio.file.FileSystemLoopException e) {
-            throw new BadInputException("out must be somewhere this user can write: out=" + out + " (" + e.getMessage() + ")", e);
         } catch (IOException e) {
-            throw new UncheckedIOException("report could not be written: out=" + out + " (" + e.getMessage() + ")", e);
+            throw notWritable(out, e);
         } finally {
             if (staging != null) {
                 deleteQuietly(staging);

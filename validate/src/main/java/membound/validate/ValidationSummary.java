@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.files.InputFiles;
 import membound.vocabulary.text.Numbers;
 
 /**
@@ -66,13 +67,13 @@ public final class ValidationSummary {
      * @throws BadInputException naming a file that is not a recorded validation
      */
     public static ValidationSummary of(List<Path> files) {
-        ObjectMapper mapper = new ObjectMapper();
+        ObjectMapper mapper = membound.profile.ProfileJson.strictMapper();
         List<Run> runs = new ArrayList<>();
         Map<String, String> labels = new LinkedHashMap<>();
         for (Path file : files) {
             JsonNode root;
             try {
-                root = mapper.readTree(Files.readAllBytes(file));
+                root = mapper.readTree(InputFiles.readBytes(file, "summary file", InputFiles.Kind.TOOL_OUTPUT));
             } catch (IOException e) {
                 throw new BadInputException("summary file must be a readable recorded validation: file=" + file
                         + ", problem=" + e.getMessage(), e);

@@ -115,7 +115,8 @@ public record Fleet(String directory, double threshold, List<Node> nodes, List<S
         }
         List<Member> members = new ArrayList<>();
         for (Path file : files) {
-            byte[] bytes = ProfileJson.readBytes(file, "profile");
+            byte[] bytes = membound.vocabulary.files.InputFiles.readBytes(file, "profile",
+                    membound.vocabulary.files.InputFiles.Kind.PROFILE);
             if (ProfileStore.isProfileFileName(file.getFileName().toString()) || ProfileJson.claimsToBeAProfile(bytes)) {
                 members.add(new Member(file, ProfileJson.read(bytes, file.toString())));
             }

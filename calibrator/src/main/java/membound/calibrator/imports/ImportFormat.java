@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 
 import membound.profile.ProfileJson;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.files.InputFiles;
 
 /** The tools whose output {@code membound import} reads. */
 public enum ImportFormat {
@@ -66,7 +67,8 @@ public enum ImportFormat {
     /** Reads {@code file} as this tool's output. */
     public ImportedFigures parse(Path file, int gpuIndex) {
         return switch (this) {
-            case NVBANDWIDTH, JMH -> parse(ProfileJson.readBytes(file, what), file.toString(), gpuIndex);
+            case NVBANDWIDTH, JMH -> parse(InputFiles.readBytes(file, what, InputFiles.Kind.TOOL_OUTPUT), file.toString(),
+                    gpuIndex);
             default -> parse(ToolOutput.read(file, what));
         };
     }

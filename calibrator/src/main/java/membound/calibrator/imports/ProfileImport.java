@@ -117,6 +117,11 @@ public final class ProfileImport {
             String linkId = target.linkId() != null ? target.linkId() : hostToDevice ? "cpu-" + deviceId : "network";
             String from = target.linkFrom() != null ? target.linkFrom() : hostToDevice ? "cpu" : deviceId;
             String to = target.linkTo() != null ? target.linkTo() : hostToDevice ? deviceId : "peer";
+            if (target.linkFrom() != null && profile.device(from).isEmpty() && !from.equals(deviceId)) {
+                // A link from a device nobody measured would add that device empty: a typo, not a machine.
+                throw new BadInputException("from must be a device of the profile or this import's --device ("
+                        + deviceIds(profile) + "): from=" + from);
+            }
             if (profile.device(from).isEmpty()) {
                 profile = profile.withDevice(deviceFor(profile, from, figures, target, context));
             }

@@ -1,6 +1,5 @@
 package membound.calibrator.imports;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -8,16 +7,13 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import membound.profile.ProfileJson;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.files.InputFiles;
 
 /**
  * The text another tool printed, line by line, with errors that name the tool, the file and the line.
  */
 final class ToolOutput {
-
-    /** Tool output larger than this is not what these tools print; refuse it rather than read it all. */
-    static final long MAX_BYTES = 64L << 20;
 
     private static final Pattern MPI_TAG = Pattern.compile("^\\s*\\[\\d+,\\d+\\]<std(?:out|err)>:");
 
@@ -32,16 +28,11 @@ final class ToolOutput {
     }
 
     static ToolOutput read(Path path, String what) {
-        byte[] bytes = ProfileJson.readBytes(path, what);
-        return of(bytes, path.toString(), what);
+        return of(InputFiles.readBytes(path, what, InputFiles.Kind.TOOL_OUTPUT), path.toString(), what);
     }
 
     static ToolOutput of(byte[] bytes, String file, String what) {
-        if (bytes.length > MAX_BYTES) {
-            throw new BadInputException(what + " must be at most " + MAX_BYTES + " bytes: file=" + file
-                    + ", bytes=" + bytes.length);
-        }
-        String text = new String(bytes, StandardCharsets.UTF_8);
+        String text = InputFiles.decode(bytes, file, what);
         if (text.isBlank()) {
             throw new BadInputException(what + " must not be empty: file=" + file);
         }

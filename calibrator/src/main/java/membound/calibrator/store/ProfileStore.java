@@ -55,6 +55,23 @@ public final class ProfileStore {
         return directory;
     }
 
+    /**
+     * Checks that profiles can be written here before a calibration measures anything; a one-line error for a
+     * read-only or full file system, or a file where the directory must be.
+     */
+    public void checkWritable() {
+        try {
+            AtomicFiles.checkWritable(directory);
+        } catch (IOException e) {
+            throw notWritable(e);
+        }
+    }
+
+    private BadInputException notWritable(IOException e) {
+        return new BadInputException("profile directory must be writable: directory=" + directory + ", problem="
+                + membound.vocabulary.files.Leftovers.problem(e), e);
+    }
+
     /** Writes the profile under a new name; returns the path. */
     public Path save(Profile profile) {
         return write(profile, null);
@@ -96,8 +113,7 @@ public final class ProfileStore {
             } catch (FileAlreadyExistsException e) {
                 // Another writer took this name between our check and our link: take the next one.
             } catch (IOException e) {
-                throw new BadInputException("profile directory must be writable: directory=" + directory
-                        + ", problem=" + e.getMessage(), e);
+                throw notWritable(e);
             }
         }
         throw ResultNames.nameTaken(directory, base, "profile");

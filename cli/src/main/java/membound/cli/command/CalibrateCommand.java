@@ -17,9 +17,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 import membound.calibrator.run.CalibrationFailedException;
+import membound.calibrator.run.CalibrationLock;
 import membound.calibrator.run.CalibrationMode;
 import membound.calibrator.run.Calibrator;
 import membound.calibrator.run.GpuPolicy;
+import membound.calibrator.run.JavaCheck;
 import membound.cli.options.FormatOption;
 import membound.cli.options.OutputFormat;
 import membound.cli.options.ProfilesDirOption;
@@ -105,6 +107,10 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "the java that runs the benchmark forks (default: the one running membound)")
     String jvm;
 
+    @Option(names = "--wait", description = "when another calibration is measuring this machine, wait for it to "
+            + "finish instead of stopping (two at once would measure each other)")
+    boolean waitForLock;
+
     @Mixin
     ProfilesDirOption profilesDir;
 
@@ -121,10 +127,16 @@ public final class CalibrateCommand implements Callable<Integer> {
                 Optional.ofNullable(nominalBandwidth), hugePages, profilesDir.store(),
                 CommandSupport.commandLine(spec), CommandSupport.version(), pin, coreTypes, Optional.ofNullable(jvm),
                 tenants, GpuPolicy.of(gpu));
+        // Before anything is measured: the java that will run the forks, the directory the profile goes to, the lock.
+        if (jvm != null) {
+            JavaCheck.check(jvm);
+        }
+        request.store().checkWritable();
+        PrintWriter progress = output == OutputFormat.JSON ? err : out;
         Calibrator.Outcome outcome;
-        try {
+        try (CalibrationLock lock = CalibrationLock.acquire(CalibrationLock.file(), waitForLock, progress)) {
             // In JSON mode stdout carries only the result, so progress goes to stderr.
-            outcome = Calibrator.run(request, output == OutputFormat.JSON ? err : out);
+            outcome = Calibrator.run(request, progress);
         } catch (CalibrationFailedException e) {
             err.println("membound: " + e.getMessage());
             e.jmhTail().stream().filter(line -> !line.isBlank()).forEach(line -> err.println("  jmh: " + line));

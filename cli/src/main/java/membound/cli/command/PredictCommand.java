@@ -69,7 +69,9 @@ public final class PredictCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         OutputFormat format = options.format();
+        options.checkConsistent();
         Workload workload = options.workload();
+        options.checkAgainst(workload);
         Overrides overrides = options.overrides();
         List<String> machineNames = new ArrayList<>();
         if (options.profile().given()) {

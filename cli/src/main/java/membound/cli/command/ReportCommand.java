@@ -93,6 +93,7 @@ public final class ReportCommand implements Callable<Integer> {
                     + "breakdown); use membound predict --decode for tokens/s: decode=true");
         }
         prediction.format(); // --format is checked with the other options, before anything is drawn
+        prediction.checkConsistent();
         int operationsShown = parsed.matchedOptionValue("--operations", 12);
         if (operationsShown < 0) {
             throw new BadInputException("operations must be 0 (all) or positive: operations=" + operationsShown);

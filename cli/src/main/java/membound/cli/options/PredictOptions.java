@@ -23,6 +23,7 @@ import membound.model.training.TrainingSetup;
 import membound.model.workload.Activation;
 import membound.model.workload.Mlp;
 import membound.model.workload.Presets;
+import membound.model.workload.Transformer;
 import membound.model.workload.Workload;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.Precision;
@@ -183,6 +184,71 @@ public final class PredictOptions {
     @Option(names = "--operations", paramLabel = "N", description = "Operations to list, slowest first (default 12; 0 for all).")
     int operationsShown = 12;
 
+    @picocli.CommandLine.Spec(picocli.CommandLine.Spec.Target.MIXEE)
+    picocli.CommandLine.Model.CommandSpec mixee;
+
+    /** Options that only training reads: with --decode each is an error naming both. */
+    static final List<String> TRAINING_ONLY = List.of("--tokens", "--steps", "--seq-len", "--micro-batch",
+            "--grad-accum", "--weights-precision", "--gradients-precision", "--optimizer-precision", "--master-weights",
+            "--optimizer", "--checkpointing", "--finetune", "--lora-rank", "--lora-targets", "--pruning", "--offload",
+            "--data-parallel", "--tensor-parallel", "--pipeline-parallel", "--zero", "--link", "--overlap-communication",
+            "--operations");
+
+    /** Options that only decode reads: without --decode each is an error. */
+    static final List<String> DECODE_ONLY = List.of("--weights", "--context", "--batch", "--prompt", "--kv-precision");
+
+    /**
+     * Checks the options against each other before anything is predicted: an option that the chosen mode does
+     * not read is an error naming it and the mode, never silently ignored.
+     */
+    public void checkConsistent() {
+        picocli.CommandLine.ParseResult parsed = mixee.commandLine().getParseResult();
+        for (String option : decode ? TRAINING_ONLY : DECODE_ONLY) {
+            if (parsed.hasMatchedOption(option)) {
+                throw new BadInputException(option.substring(2) + (decode ? " must be left out with --decode (it "
+                        + "sets up training, which decode does not run)" : " must be left out without --decode (it "
+                        + "sets up decoding)") + ": " + option + "=" + parsed.matchedOption(option).getValue());
+            }
+        }
+        boolean lora = !finetune.trim().equalsIgnoreCase("full");
+        for (String option : List.of("--lora-rank", "--lora-targets")) {
+            if (!lora && parsed.hasMatchedOption(option)) {
+                throw new BadInputException(option.substring(2) + " must be left out unless --finetune is lora or "
+                        + "qlora: " + option + "=" + parsed.matchedOption(option).getValue() + ", finetune=" + finetune);
+            }
+        }
+        if (zeroStage > 0 && dataParallel == 1) {
+            throw new BadInputException("zero must be 0 with one data-parallel replica (ZeRO shards over replicas): "
+                    + "zero=" + zeroStage + ", data-parallel=" + dataParallel);
+        }
+        if (operationsShown < 0) {
+            throw new BadInputException("operations must be 0 (all) or positive: operations=" + operationsShown);
+        }
+        if (device != null && !profile.given()) {
+            throw new BadInputException("device must be left out without --profile (it picks a profile's device): "
+                    + "device=" + device);
+        }
+    }
+
+    /** Checks the options against the model's own limits: its context length and its layer width. */
+    public void checkAgainst(Workload workload) {
+        if (!(workload instanceof Transformer tf)) {
+            return;
+        }
+        int tokensPerSequence = decode ? context : sequenceLength;
+        // Only a length the user gave: the default (2048) is longer than GPT-2's 1024 and predicts as it always has.
+        boolean given = mixee.commandLine().getParseResult().hasMatchedOption(decode ? "--context" : "--seq-len");
+        if (given && tf.maxPositions() > 0 && tokensPerSequence > tf.maxPositions()) {
+            throw new BadInputException((decode ? "context" : "seq-len") + " must be at most the model's "
+                    + "max_position_embeddings (" + tf.maxPositions() + "): " + (decode ? "context=" : "seq-len=")
+                    + tokensPerSequence + ", model=" + tf.name());
+        }
+        if (!decode && !finetune.trim().equalsIgnoreCase("full") && loraRank > tf.hiddenSize()) {
+            throw new BadInputException("lora-rank must be at most the model's hidden size (" + tf.hiddenSize()
+                    + "): lora-rank=" + loraRank + ", model=" + tf.name());
+        }
+    }
+
     /** The format asked for; checked here, at the point predict always checked it. */
     public OutputFormat format() {
         return format.value();
@@ -202,13 +268,31 @@ public final class PredictOptions {
         return device;
     }
 
+    /** The --compare machines, each a catalog entry (an unknown one is an error with close matches, not a row). */
     public List<String> compare() {
+        compare.stream().filter(name -> !name.startsWith("profile:")).forEach(PredictOptions::knownMachine);
         return List.copyOf(compare);
     }
 
-    /** The what-if bandwidths and FLOP rates. */
+    /** The what-if bandwidths and FLOP rates; one for a machine must name a catalog entry or the profile. */
     public Overrides overrides() {
-        return Overrides.parse(memoryBandwidth, peakFlops);
+        Overrides overrides = Overrides.parse(memoryBandwidth, peakFlops);
+        for (Overrides.Entry entry : overrides.entries()) {
+            if (entry.machine() != null && !entry.machine().startsWith("profile")) {
+                try {
+                    knownMachine(entry.machine());
+                } catch (BadInputException e) {
+                    throw new BadInputException(entry.text().substring(2).split(" ")[0] + " machine must be a catalog "
+                            + "entry or profile: " + entry.text().strip() + " (" + e.getMessage() + ")");
+                }
+            }
+        }
+        return overrides;
+    }
+
+    /** A name of the catalog, or its close matches; whether the model can predict on it is the run's to say. */
+    private static void knownMachine(String name) {
+        membound.hardware.catalog.Catalog.builtIn().require(name);
     }
 
     public boolean decode() {

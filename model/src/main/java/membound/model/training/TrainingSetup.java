@@ -28,6 +28,12 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         positive("microBatchSize", microBatchSize);
         positive("gradientAccumulation", gradientAccumulation);
         positive("tenants", tenants);
+        long perStep = tokensPerStep(sequenceLength, microBatchSize, gradientAccumulation,
+                parallelism == null ? 1 : parallelism.dataParallel());
+        if (tokens < perStep) {
+            throw new BadInputException("tokens must be at least one optimizer step's tokens (sequence length x "
+                    + "micro-batch x accumulation x replicas = " + perStep + "): tokens=" + tokens);
+        }
         if (weightPrecision == null || activationPrecision == null || gradientPrecision == null
                 || optimizerStatePrecision == null || optimizer == null || checkpointing == null) {
             throw new BadInputException("precisions, optimizer and checkpointing must be given");
@@ -80,7 +86,25 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
 
     /** Tokens the whole job processes per optimizer step: all data-parallel replicas together. */
     public long tokensPerStep() {
-        return tokensPerMicroBatch() * gradientAccumulation * parallelism.dataParallel();
+        return tokensPerStep(sequenceLength, microBatchSize, gradientAccumulation, parallelism.dataParallel());
+    }
+
+    /** The most tokens a step may take: beyond 2^53 a double no longer counts them exactly. */
+    static final long MAX_TOKENS_PER_STEP = 1L << 53;
+
+    private static long tokensPerStep(int sequenceLength, int microBatchSize, int gradientAccumulation, int replicas) {
+        try {
+            long perStep = Math.multiplyExact(Math.multiplyExact(Math.multiplyExact((long) sequenceLength,
+                    microBatchSize), gradientAccumulation), replicas);
+            if (perStep <= MAX_TOKENS_PER_STEP) {
+                return perStep;
+            }
+        } catch (ArithmeticException e) {
+            // reported below with the factors
+        }
+        throw new BadInputException("tokens per step must be at most 2^53 (sequence length x micro-batch x "
+                + "accumulation x replicas): sequenceLength=" + sequenceLength + ", microBatchSize=" + microBatchSize
+                + ", gradientAccumulation=" + gradientAccumulation + ", dataParallel=" + replicas);
     }
 
     /** Steps to train on {@link #tokens}, fractional: the last, partial step counts pro rata. */

@@ -1,8 +1,5 @@
 package membound.model.workload;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -11,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.files.InputFiles;
 
 /**
  * Reads the architecture out of a Hugging Face {@code config.json}: the file is read and parsed
@@ -21,20 +19,14 @@ import membound.vocabulary.BadInputException;
  */
 public final class HuggingFaceConfig {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Strict as profiles are read: a duplicate key is an error, not a silent choice of its last value. */
+    private static final ObjectMapper JSON = membound.profile.ProfileJson.strictMapper();
 
     private HuggingFaceConfig() {
     }
 
     public static Transformer read(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (NoSuchFileException e) {
-            throw new BadInputException("config.json must exist: file=" + file);
-        } catch (IOException e) {
-            throw new BadInputException("config.json must be readable: file=" + file + " (" + e.getMessage() + ")");
-        }
+        String text = InputFiles.readText(file, "config.json", InputFiles.Kind.CONFIG);
         return parse(text, file.toString(), fallbackName(file));
     }
 

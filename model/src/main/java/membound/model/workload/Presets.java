@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.text.Names;
@@ -65,7 +64,7 @@ public final class Presets {
         if (nameOrPath == null || nameOrPath.isBlank()) {
             throw new BadInputException("model must be a preset or a config.json path: model=" + nameOrPath);
         }
-        Path path = Path.of(nameOrPath);
+        Path path = membound.vocabulary.files.PathNames.of("model", nameOrPath);
         if (nameOrPath.endsWith(".json") || Files.isRegularFile(path)) {
             return HuggingFaceConfig.read(Files.isDirectory(path) ? path.resolve("config.json") : path);
         }
@@ -95,7 +94,7 @@ public final class Presets {
                 throw new IllegalStateException("preset resource missing: " + resource);
             }
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            JsonNode root = new ObjectMapper().readTree(text);
+            JsonNode root = membound.profile.ProfileJson.strictMapper().readTree(text);
             String source = root.path("_source").asText();
             Transformer parsed = HuggingFaceConfig.parse(text, source, name);
             return parsed.toBuilder().source(source).build().withName(name);

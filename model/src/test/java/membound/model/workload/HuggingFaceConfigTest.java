@@ -71,7 +71,7 @@ class HuggingFaceConfigTest {
         assertTrue(!malformed.getMessage().contains("\n"));
         BadInputException missing = assertThrows(BadInputException.class,
                 () -> HuggingFaceConfig.read(dir.resolve("absent.json")));
-        assertTrue(missing.getMessage().startsWith("config.json must exist"), missing.getMessage());
+        assertTrue(missing.getMessage().startsWith("config.json must be an existing file"), missing.getMessage());
     }
 
     @Test

@@ -9,16 +9,18 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.regex.Pattern;
 
 /**
  * Writes a file so that it appears whole or not at all, and never over another file.
  *
- * <p>The bytes go to a hidden temporary file in the same directory ({@code .NAME.tmp-RANDOM}), which is
+ * <p>The bytes go to a hidden temporary file in the same directory ({@code .NAME.tmp-PID-RANDOM}), which is
  * forced to disk; then the temporary is hard-linked to the final name, which fails if that name exists
  * (rename would silently replace it), the temporary is removed and the directory forced. A process
  * killed at any point leaves either no final file or the complete one, plus at most a temporary that no
  * reader looks at. Where the file system has no hard links, a plain move that refuses to replace is used:
- * still whole-or-nothing, but another writer could slip in between its existence check and the move.
+ * still whole-or-nothing, but another writer could slip in between its existence check and the move. A
+ * temporary that a killed writer left is removed by the next write into the directory ({@link Leftovers}).
  */
 public final class AtomicFiles {
 
@@ -27,6 +29,9 @@ public final class AtomicFiles {
     /** Prefix of temporary files; nothing that lists profiles looks at names starting with '.'. */
     public static final String TEMP_PREFIX = ".";
     static final String TEMP_INFIX = ".tmp-";
+
+    /** A temporary of this class: {@code .NAME.tmp-PID-RANDOM}, or {@code .NAME.tmp-RANDOM} as older versions named it. */
+    private static final Pattern TEMPORARY = Pattern.compile("\\..+\\.tmp-(?:(?<pid>[0-9]+)-)?[0-9a-f]+");
 
     private AtomicFiles() {
     }
@@ -42,23 +47,72 @@ public final class AtomicFiles {
         if (Files.exists(target)) {
             throw new FileAlreadyExistsException(target.toString());
         }
-        byte[] suffix = new byte[6];
-        RANDOM.nextBytes(suffix);
-        Path temp = directory.resolve(TEMP_PREFIX + target.getFileName() + TEMP_INFIX + HexFormat.of().formatHex(suffix));
+        Leftovers.remove(directory, TEMPORARY);
+        Path temp = temporary(directory, target.getFileName().toString());
         try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                channel.force(true);
-            }
+            writeDurably(temp, bytes);
             beforePublish.run();
             publish(temp, target);
         } finally {
             Files.deleteIfExists(temp);
         }
         forceDirectory(directory);
+    }
+
+    /**
+     * Checks, before any long work, that files can be written into {@code directory}: a small temporary is
+     * written to disk and removed in it, or, where it does not exist yet, in the nearest directory above it that
+     * does (where it will be created). A read-only or full file system, or a file where a directory must be, is
+     * an {@link IOException} here, not after a seven-minute measurement; nothing is left behind.
+     */
+    public static void checkWritable(Path directory) throws IOException {
+        Path absolute = directory.toAbsolutePath().normalize();
+        try {
+            // A path the system refuses to look up (longer than PATH_MAX, a name beyond NAME_MAX) fails here.
+            Files.readAttributes(absolute, java.nio.file.attribute.BasicFileAttributes.class);
+        } catch (java.nio.file.NoSuchFileException e) {
+            // Not there yet: it will be created, below the nearest directory that is.
+        }
+        Path existing = nearestExisting(absolute);
+        if (!Files.isDirectory(existing)) {
+            throw new java.nio.file.FileSystemException(existing.toString(), null, "not a directory");
+        }
+        Path probe = temporary(existing, "membound-write-check");
+        try {
+            writeDurably(probe, new byte[] {'\n'});
+        } finally {
+            Files.deleteIfExists(probe);
+        }
+    }
+
+    /** The deepest directory of {@code path}'s ancestors (or itself) that exists, found from the root down. */
+    private static Path nearestExisting(Path path) {
+        Path existing = path.getRoot();
+        for (Path name : path) {
+            Path next = existing == null ? name : existing.resolve(name);
+            if (!Files.exists(next)) {
+                break;
+            }
+            existing = next;
+        }
+        return existing == null ? Path.of("").toAbsolutePath() : existing;
+    }
+
+    private static Path temporary(Path directory, String name) {
+        byte[] suffix = new byte[6];
+        RANDOM.nextBytes(suffix);
+        return directory.resolve(TEMP_PREFIX + name + TEMP_INFIX + ProcessHandle.current().pid() + "-"
+                + HexFormat.of().formatHex(suffix));
+    }
+
+    private static void writeDurably(Path file, byte[] bytes) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
+            channel.force(true);
+        }
     }
 
     private static void publish(Path temp, Path target) throws IOException {
