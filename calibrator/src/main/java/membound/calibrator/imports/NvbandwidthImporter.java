@@ -69,7 +69,8 @@ final class NvbandwidthImporter {
 
     static ImportedFigures parse(byte[] bytes, String file, int gpuIndex) {
         String text = new String(bytes, StandardCharsets.UTF_8).stripLeading();
-        Run run = text.startsWith("{") ? json(ProfileJson.readTree(bytes, file, WHAT), file)
+        // JSON (what -j prints is an object; anything else JSON is read as JSON and refused as such), else text.
+        Run run = text.startsWith("{") || text.startsWith("[") ? json(ProfileJson.readTree(bytes, file, WHAT), file)
                 : text(ToolOutput.of(bytes, file, WHAT));
         return figures(run, file, gpuIndex);
     }
