@@ -128,9 +128,6 @@ public final class Validation {
             rows = Breakdown.addMeasuredOperations(rows, results, progress);
         }
         List<String> notes = new ArrayList<>(request.profile().notes());
-        if (drift != null) {
-            notes.add(drift.describe());
-        }
         if (request.workloads().contains(ReferenceWorkload.TENANTS) && request.profile().measured().tenants() == null) {
             notes.add("the profile has no tenants curve, so the two-tenant prediction splits the bandwidth evenly; "
                     + "membound calibrate --standard --tenants 2 measures how it divides");
