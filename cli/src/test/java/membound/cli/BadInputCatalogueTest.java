@@ -413,6 +413,9 @@ class BadInputCatalogueTest {
                 "/dev/full/r"));
         cases.add(run(Runner.CALIBRATION_LOCK_HELD, "calibrate", "another calibration holds the lock",
                 "calibration lock must be free", base, "calibrate", "--smoke", "--profiles-dir", "@p"));
+        cases.add(run(Runner.CALIBRATION_LOCK_HELD, "validate", "a calibration holds the lock",
+                "calibration lock must be free", base, "validate", "--profile", "@a.json", "--workloads", "adamw",
+                "--results-dir", "@v"));
     }
 
     /** The hostile files of {@link #SPECIAL_KINDS}, made once; {@code ro} and {@code full} are tmpfs mounts. */

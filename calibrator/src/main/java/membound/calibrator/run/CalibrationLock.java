@@ -19,7 +19,7 @@ import membound.vocabulary.files.InputFiles;
 import membound.vocabulary.files.Leftovers;
 
 /**
- * One calibration at a time on a machine: two at once measure each other (the tenants curve is how several
+ * One calibration (or validation, which measures the machine too) at a time on a machine: two at once measure each other (the tenants curve is how several
  * users share the bandwidth on purpose, and {@code --tenants} runs its streams inside one calibration). The
  * lock is an OS file lock on {@code <java.io.tmpdir>/membound-calibration.lock} (or the
  * {@code membound.calibrationLock} system property), released by the OS when the holder exits however it
@@ -53,8 +53,8 @@ public final class CalibrationLock implements AutoCloseable {
             if (lock == null) {
                 String holder = holder(file);
                 if (!wait) {
-                    throw new BadInputException("calibration lock must be free (another calibration is measuring this "
-                            + "machine; two at once would measure each other): " + holder + ", lock=" + file
+                    throw new BadInputException("calibration lock must be free (another calibration or validation is "
+                            + "measuring this machine; two at once would measure each other): " + holder + ", lock=" + file
                             + " (wait for it with --wait)");
                 }
                 progress.println("waiting for the calibration lock: " + holder + ", lock=" + file);

@@ -107,7 +107,7 @@ public final class CalibrateCommand implements Callable<Integer> {
             description = "the java that runs the benchmark forks (default: the one running membound)")
     String jvm;
 
-    @Option(names = "--wait", description = "when another calibration is measuring this machine, wait for it to "
+    @Option(names = "--wait", description = "when another calibration or a validation is measuring this machine, wait for it to "
             + "finish instead of stopping (two at once would measure each other)")
     boolean waitForLock;
 

@@ -15,6 +15,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import membound.calibrator.run.CalibrationLock;
 import membound.calibrator.store.ProfileStore;
 import membound.cli.options.FormatOption;
 import membound.cli.options.OutputFormat;
@@ -71,6 +72,10 @@ public final class ValidateCommand implements Callable<Integer> {
                     + "uses them (default: yes)")
     boolean hugePages = true;
 
+    @Option(names = "--wait", description = "when a calibration or another validation is measuring this machine, "
+            + "wait for it to finish instead of stopping (two at once would measure each other)")
+    boolean waitForLock;
+
     @Option(names = "--drift-probe", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "bracket the workloads with a short DRAM triad and fp32 GEMM, compared with the profile's, "
                     + "and show the errors against the probe's rates too (default: yes; about 20 s)")
@@ -115,9 +120,11 @@ public final class ValidateCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         ValidationReport report;
-        try {
+        PrintWriter progress = json ? err : out;
+        // The workloads and the drift probe measure the machine as a calibration does: one of them at a time.
+        try (CalibrationLock lock = CalibrationLock.acquire(CalibrationLock.file(), waitForLock, progress)) {
             report = Validation.run(new Validation.Request(machines, chosen, settings(), hugePages, breakdown, driftProbe,
-                    commandLine()), json ? err : out);
+                    commandLine()), progress);
         } catch (ValidationFailedException e) {
             err.println("membound: " + e.getMessage());
             e.jmhTail().stream().filter(line -> !line.isBlank()).forEach(line -> err.println("  jmh: " + line));
