@@ -329,23 +329,15 @@ final class ProfileMachines {
             attainable = Ceiling.datasheet(peak.datasheet() * Defaults.GEMM_FRACTION_OF_PEAK,
                     Defaults.GEMM_FRACTION_SOURCE + " (" + peak.datasheetSource() + ")");
         }
-        if (gemm.isPresent() || fma.isPresent()) {
-            Ceiling measured = measuredGemm(gemm, fma, origin);
-            if (gemm.isEmpty()) {
+        Ceiling measured = measuredGemm(gemm, fma, known, p, origin);
+        if (measured != null) {
+            if (gemm.isEmpty() && fma.isPresent()) {
                 notes.add(d.name() + " " + p.label() + ": " + measured.measuredSource()
                         + "; measure one with membound calibrate --quick");
             }
             attainable = attainable == null ? measured : attainable.withMeasured(measured.measured(), measured.measuredSource());
             if (peak == null) {
                 peak = Ceiling.measured(measured.measured(), measured.measuredSource() + "; no peak known: the GEMM rate stands in");
-            }
-        }
-        Double publishedGemm = known == null ? null : known.gemmFlopsPerSecond().get(p);
-        if (gemm.isEmpty() && fma.isEmpty() && publishedGemm != null) {
-            attainable = attainable == null ? Ceiling.measured(publishedGemm, known.gemmSource())
-                    : attainable.withMeasured(publishedGemm, known.gemmSource());
-            if (peak == null) {
-                peak = Ceiling.measured(publishedGemm, known.gemmSource() + "; no peak known: the GEMM rate stands in");
             }
         }
         if (peak == null) {
@@ -360,17 +352,23 @@ final class ProfileMachines {
 
     /**
      * The attainable GEMM rate on the measured basis: the measured GEMM, else the measured FMA peak derated by
-     * {@link Defaults#GEMM_FRACTION_OF_FMA_PEAK} (no matrix product reaches the FMA peak).
+     * {@link Defaults#GEMM_FRACTION_OF_FMA_PEAK} (no matrix product reaches the FMA peak), else the platform's
+     * published GEMM; null where there is none of them.
      */
-    private static Ceiling measuredGemm(Optional<ComputeEntry> gemm, Optional<ComputeEntry> fma, String origin) {
+    private static Ceiling measuredGemm(Optional<ComputeEntry> gemm, Optional<ComputeEntry> fma,
+                                        ThirdPartyFigures.Known known, Precision p, String origin) {
         if (gemm.isPresent()) {
             ComputeEntry g = gemm.get();
             return Ceiling.measured(g.flopsPerSecond().typical(), describe(g.provenance()) + " GEMM"
                     + (g.matrixSize() != null ? " n=" + g.matrixSize() : "") + " (profile " + origin + ")");
         }
-        ComputeEntry f = fma.orElseThrow();
-        return Ceiling.measured(f.flopsPerSecond().typical() * Defaults.GEMM_FRACTION_OF_FMA_PEAK,
-                Defaults.GEMM_FRACTION_OF_FMA_SOURCE + " (" + describe(f.provenance()) + " FMA peak, profile " + origin + ")");
+        if (fma.isPresent()) {
+            return Ceiling.measured(fma.get().flopsPerSecond().typical() * Defaults.GEMM_FRACTION_OF_FMA_PEAK,
+                    Defaults.GEMM_FRACTION_OF_FMA_SOURCE + " (" + describe(fma.get().provenance()) + " FMA peak, profile "
+                            + origin + ")");
+        }
+        Double published = known == null ? null : known.gemmFlopsPerSecond().get(p);
+        return published == null ? null : Ceiling.measured(published, known.gemmSource());
     }
 
     /** The measured products of one precision. */
