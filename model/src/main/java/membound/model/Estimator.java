@@ -40,6 +40,7 @@ import membound.model.workload.Workload;
 public final class Estimator {
 
     private static final double ELASTICITY_STEP = 1.01;
+    private static final OperationClass[] CLASSES = OperationClass.values();
 
     private Estimator() {
     }
@@ -51,11 +52,11 @@ public final class Estimator {
         int tenants = setup.tenants();
         Ceilings measuredCeilings = Ceilings.of(machine, Basis.MEASURED, tenants, link);
         Ceilings datasheetCeilings = Ceilings.of(machine, Basis.DATASHEET, tenants, link);
-        Roofline.Evaluation measuredEval = Roofline.evaluate(plan.operations(), measuredCeilings);
+        Roofline.Evaluation measuredEval = Roofline.evaluate(plan.rows(), measuredCeilings);
         StepResult measured = result(plan, measuredEval, measuredCeilings);
         Optional<String> datasheetUnknown = machine.datasheetUnknown(plan.computePrecision());
         StepResult datasheet = datasheetUnknown.isPresent() ? null
-                : result(plan, Roofline.evaluate(plan.operations(), datasheetCeilings), datasheetCeilings);
+                : result(plan, Roofline.sums(plan.rows(), datasheetCeilings), datasheetCeilings);
 
         Sensitivity sensitivity = new Sensitivity(measured.stepSeconds(),
                 stepSeconds(plan, measuredCeilings.withBandwidthScale(machine, tenants, link, 0.5)),
@@ -88,11 +89,47 @@ public final class Estimator {
                         : Ceilings.describe(machine, Basis.DATASHEET, plan.computePrecision(), link, tenants), notes);
     }
 
-    /** Only the step on one basis: the fast path for sweeps. */
+    /**
+     * Only the step on one basis: the fast path for sweeps. The step is planned into this thread's
+     * buffers (nothing is allocated per operation), and the machine's ceilings, a pure function of the
+     * machine, basis, tenants and link, are kept for the next call with the same four.
+     */
     public static StepResult step(Workload workload, TrainingSetup setup, Machine machine, Basis basis) {
-        StepPlan plan = StepPlanner.plan(workload, setup, machine);
-        Ceilings ceilings = Ceilings.of(machine, basis, setup.tenants(), parallelLink(machine, setup.parallelism()));
-        return result(plan, Roofline.evaluate(plan.operations(), ceilings), ceilings);
+        Sweep sweep = SWEEP.get();
+        StepPlan plan = StepPlanner.plan(workload, setup, machine, sweep.buffers);
+        Ceilings ceilings = sweep.ceilings(machine, basis, setup.tenants(), parallelLink(machine, setup.parallelism()));
+        return result(plan, Roofline.sums(plan.rows(), ceilings), ceilings);
+    }
+
+    private static final ThreadLocal<Sweep> SWEEP = ThreadLocal.withInitial(Sweep::new);
+
+    /** One thread's planning buffers and its last few machines' ceilings (compared by identity). */
+    private static final class Sweep {
+        private static final int KEPT = 8;
+        final StepPlanner.Buffers buffers = new StepPlanner.Buffers(true);
+        private final Machine[] machines = new Machine[KEPT];
+        private final Basis[] bases = new Basis[KEPT];
+        private final int[] tenants = new int[KEPT];
+        private final Link[] links = new Link[KEPT];
+        private final Ceilings[] ceilings = new Ceilings[KEPT];
+        private int next;
+
+        Ceilings ceilings(Machine machine, Basis basis, int tenantCount, Link link) {
+            for (int i = 0; i < KEPT; i++) {
+                if (machines[i] == machine && bases[i] == basis && tenants[i] == tenantCount && links[i] == link) {
+                    return ceilings[i];
+                }
+            }
+            Ceilings made = Ceilings.of(machine, basis, tenantCount, link);
+            int i = next;
+            next = (next + 1) % KEPT;
+            machines[i] = machine;
+            bases[i] = basis;
+            tenants[i] = tenantCount;
+            links[i] = link;
+            ceilings[i] = made;
+            return made;
+        }
     }
 
     /**
@@ -150,7 +187,7 @@ public final class Estimator {
     }
 
     static double stepSeconds(StepPlan plan, Ceilings ceilings) {
-        return assemble(plan, Roofline.evaluate(plan.operations(), ceilings))[OperationClass.values().length];
+        return assemble(plan, Roofline.sums(plan.rows(), ceilings))[CLASSES.length];
     }
 
     private static double elasticity(StepPlan plan, Machine machine, Ceilings base, int tenants, Link link) {
@@ -166,9 +203,9 @@ public final class Estimator {
      * al. 2021).
      */
     private static double[] assemble(StepPlan plan, Roofline.Evaluation eval) {
-        int classes = OperationClass.values().length;
+        int classes = CLASSES.length;
         double[] seconds = new double[classes + 1];
-        for (OperationClass c : OperationClass.values()) {
+        for (OperationClass c : CLASSES) {
             seconds[c.ordinal()] = eval.seconds(c);
         }
         double hidden = Math.min(eval.overlappableSeconds(), seconds[OperationClass.BACKWARD.ordinal()]);
@@ -189,10 +226,10 @@ public final class Estimator {
 
     private static StepResult result(StepPlan plan, Roofline.Evaluation eval, Ceilings ceilings) {
         double[] seconds = assemble(plan, eval);
-        double step = seconds[OperationClass.values().length];
-        List<StepResult.ClassTime> breakdown = new ArrayList<>(OperationClass.values().length);
+        double step = seconds[CLASSES.length];
+        List<StepResult.ClassTime> breakdown = new ArrayList<>(CLASSES.length);
         double memoryBound = 0;
-        for (OperationClass c : OperationClass.values()) {
+        for (OperationClass c : CLASSES) {
             double s = seconds[c.ordinal()];
             double m = Math.min(s, eval.memoryBoundSeconds(c));
             memoryBound += m;
@@ -200,16 +237,8 @@ public final class Estimator {
                 breakdown.add(new StepResult.ClassTime(c.label(), s, s / step, m));
             }
         }
-        double modelFlops = 0;
-        double hardwareFlops = 0;
-        for (Operation op : plan.operations()) {
-            if (op.operationClass() == OperationClass.FORWARD || op.operationClass() == OperationClass.BACKWARD) {
-                modelFlops += op.totalModelFlops();
-            }
-            if (op.kernel() != Kernel.ELEMENTWISE) {
-                hardwareFlops += op.totalFlops();
-            }
-        }
+        double modelFlops = eval.modelFlops();
+        double hardwareFlops = eval.hardwareFlops();
         TrainingSetup setup = plan.setup();
         double peak = ceilings.peakFlopsPerSecond(plan.computePrecision());
         double tokensPerStep = setup.tokensPerStep();

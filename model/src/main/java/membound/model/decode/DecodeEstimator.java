@@ -91,7 +91,7 @@ public final class DecodeEstimator {
     public static List<Operation> decodeStep(Transformer tf, DecodeSetup setup) {
         OperationList ops = new OperationList();
         TransformerPass.Shape shape = new TransformerPass.Shape(setup.batch(), 1, setup.contextTokens(), false, true, false);
-        TransformerPass.append(tf, shape, settings(setup), tf.layers(), 1, true, true, ops, ops, ops);
+        TransformerPass.append(tf, shape, settings(setup), tf.layers(), 1, true, true, ops);
         return ops.operations();
     }
 
@@ -100,9 +100,9 @@ public final class DecodeEstimator {
         OperationList ops = new OperationList();
         int prompt = setup.promptTokens();
         TransformerPass.Shape shape = new TransformerPass.Shape(setup.batch(), prompt, prompt, true, false, true);
-        TransformerPass.append(tf, shape, settings(setup), tf.layers(), 1, true, false, ops, ops, ops);
+        TransformerPass.append(tf, shape, settings(setup), tf.layers(), 1, true, false, ops);
         TransformerPass.Shape last = new TransformerPass.Shape(setup.batch(), 1, prompt, false, false, false);
-        TransformerPass.append(tf, last, settings(setup), 0, 1, false, true, ops, ops, ops);
+        TransformerPass.append(tf, last, settings(setup), 0, 1, false, true, ops);
         return ops.operations();
     }
 

@@ -1,7 +1,6 @@
 package membound.model.roofline;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 import membound.model.Defaults;
@@ -17,6 +16,7 @@ import membound.model.machine.ProductCeiling;
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.Precision;
+import membound.vocabulary.ProductShape;
 
 /**
  * A machine's ceilings resolved for one basis (measured or datasheet) and one tenancy, flattened
@@ -33,10 +33,28 @@ public final class Ceilings {
     private final double[] sparseFlopsPerSecond = new double[PRECISIONS];
     private final double[] peakFlopsPerSecond = new double[PRECISIONS];
     private final boolean[] hasSparse = new boolean[PRECISIONS];
-    /** Per precision, the measured product ceilings a shaped GEMM is timed at (empty: the square rate). */
-    private final List<List<ProductCeiling>> products = new ArrayList<>(Collections.nCopies(PRECISIONS, List.of()));
-    /** The measured elementwise operation rates (FP32) a tagged operation is timed at (empty: its FLOPs). */
-    private final List<OperationRate> operations;
+    private static final Kernel[] KERNELS = Kernel.values();
+    private static final int ELEMENTWISE = Kernel.ELEMENTWISE.ordinal();
+    private static final int GEMM = Kernel.GEMM.ordinal();
+    private static final int DEVICE = Placement.DEVICE.ordinal();
+    private static final int HOST = Placement.HOST.ordinal();
+    private static final Precision[] PRECISION_VALUES = Precision.values();
+    private static final Placement[] PLACEMENTS = Placement.values();
+    private static final double[] NO_RATES = new double[0];
+    private static final byte[] NO_LAYOUTS = new byte[0];
+
+    /**
+     * Per precision, the measured product ceilings a shaped GEMM is timed at (none: the square rate), as
+     * flat arrays: four logarithms per product (batch, m, n, k: {@link OperationShape#distance} is a sum
+     * of their differences), its layout and its rate.
+     */
+    private final double[][] productLogs = new double[PRECISIONS][];
+    private final byte[][] productLayouts = new byte[PRECISIONS][];
+    private final double[][] productRates = new double[PRECISIONS][];
+    /** The measured elementwise operation rates (FP32) a tagged operation is timed at (none: its FLOPs). */
+    private final byte[] rateOperations;
+    private final double[] rateLogRowLengths;
+    private final double[] rateElementsPerSecond;
     private final double computeShare;
     private final double vectorFlopsPerSecond;
     private final double attentionFractionOfGemm;
@@ -49,15 +67,27 @@ public final class Ceilings {
     private final double hostLinkBytesPerSecond;
     private final double hostLinkLatencySeconds;
     private final double bandwidthScale;
+    /** {@link #flopsPerSecond} by an operation's kind (kernel, precision, placement: {@link OperationList#kindIndex}). */
+    private final double[] flopsByKind = new double[OperationList.KINDS];
+    /** The tiers' capacities and their rates per pattern, flat: what every operation's memory time reads. */
+    private final double[] tierCapacity;
+    private final double[] tierRate;
 
     private Ceilings(Basis basis, Device device, Device host, Link parallelLink, Link hostLink,
                      double bandwidthShare, double computeShare, double bandwidthScale) {
         this.basis = basis;
         this.bandwidthScale = bandwidthScale;
         this.computeShare = computeShare;
+        for (int p = 0; p < PRECISIONS; p++) {
+            productLogs[p] = NO_RATES;
+            productLayouts[p] = NO_LAYOUTS;
+            productRates[p] = NO_RATES;
+        }
         for (Precision p : Precision.TRAINING) {
             ComputeCeiling ceiling = device.computeFor(p);
-            products.set(p.ordinal(), ceiling.usesProducts(basis) ? ceiling.products() : List.of());
+            if (ceiling.usesProducts(basis)) {
+                flattenProducts(p.ordinal(), ceiling.products());
+            }
             double gemm = ceiling.attainableGemm().value(basis) * computeShare;
             gemmFlopsPerSecond[p.ordinal()] = gemm;
             peakFlopsPerSecond[p.ordinal()] = ceiling.peakDense().value(basis);
@@ -71,7 +101,15 @@ public final class Ceilings {
             }
         }
         ComputeCeiling fp32 = device.computeFor(Precision.FP32);
-        operations = fp32 != null && fp32.usesOperations(basis) ? fp32.operations() : List.of();
+        List<OperationRate> rates = fp32 != null && fp32.usesOperations(basis) ? fp32.operations() : List.of();
+        rateOperations = new byte[rates.size()];
+        rateLogRowLengths = new double[rates.size()];
+        rateElementsPerSecond = new double[rates.size()];
+        for (int r = 0; r < rates.size(); r++) {
+            rateOperations[r] = (byte) rates.get(r).operation().ordinal();
+            rateLogRowLengths[r] = Math.log(rates.get(r).rowLength());
+            rateElementsPerSecond[r] = rates.get(r).elementsPerSecond();
+        }
         Ceiling vector = device.vectorFlops();
         vectorFlopsPerSecond = vector == null ? gemmFlopsPerSecond[Precision.FP32.ordinal()]
                 : vector.value(basis) * computeShare;
@@ -97,6 +135,39 @@ public final class Ceilings {
         parallelLinkLatencySeconds = parallelLink == null ? 0 : parallelLink.latencySeconds();
         hostLinkBytesPerSecond = hostLink == null ? Double.NaN : hostLink.bandwidth().value(basis);
         hostLinkLatencySeconds = hostLink == null ? 0 : hostLink.latencySeconds();
+        for (Kernel kernel : Kernel.values()) {
+            for (Precision precision : Precision.values()) {
+                for (Placement placement : Placement.values()) {
+                    flopsByKind[OperationList.kindIndex(kernel.ordinal(), precision.ordinal(), placement.ordinal())] =
+                            flopsPerSecond(kernel, precision, placement);
+                }
+            }
+        }
+        tierCapacity = new double[tiers.size()];
+        tierRate = new double[tiers.size() * PATTERNS];
+        for (int t = 0; t < tiers.size(); t++) {
+            tierCapacity[t] = tierCapacityBytes[t];
+            System.arraycopy(tierBytesPerSecond[t], 0, tierRate, t * PATTERNS, PATTERNS);
+        }
+    }
+
+    private void flattenProducts(int precision, List<ProductCeiling> measured) {
+        int n = measured.size();
+        double[] logs = new double[4 * n];
+        byte[] layouts = new byte[n];
+        double[] rates = new double[n];
+        for (int c = 0; c < n; c++) {
+            ProductShape shape = measured.get(c).shape();
+            logs[4 * c] = Math.log(shape.batch());
+            logs[4 * c + 1] = Math.log(shape.m());
+            logs[4 * c + 2] = Math.log(shape.n());
+            logs[4 * c + 3] = Math.log(shape.k());
+            layouts[c] = (byte) shape.layout().ordinal();
+            rates[c] = measured.get(c).flopsPerSecond();
+        }
+        productLogs[precision] = logs;
+        productLayouts[precision] = layouts;
+        productRates[precision] = rates;
     }
 
     /**
@@ -155,49 +226,124 @@ public final class Ceilings {
     /**
      * Seconds of compute of all {@code op.count()} repetitions: FLOPs over the kernel's ceiling; a GEMM with
      * product shapes on a device that measured its products runs each shape's share of the FLOPs at the rate
-     * of the nearest measured shape.
+     * of the nearest measured shape ({@link ProductCeiling#nearest}); an elementwise operation of a measured
+     * kind runs its elements at the rate measured nearest its row length ({@link OperationRate#nearest}).
      */
     public double computeSeconds(Operation op) {
-        if (op.kernel() == Kernel.ELEMENTWISE && op.rowWork() != null && op.placement() == Placement.DEVICE
-                && !operations.isEmpty()) {
-            Operation.RowWork work = op.rowWork();
-            OperationRate rate = OperationRate.nearest(operations, work.operation(), work.rowLength());
-            if (rate != null) {
-                return op.count() * work.elements() / (rate.elementsPerSecond() * computeShare);
-            }
-        }
-        if (op.flops() == 0) {
+        if (op.count() == 0) {
             return 0;
         }
-        List<ProductCeiling> measured = products.get(op.precision().ordinal());
-        if (op.kernel() != Kernel.GEMM || op.placement() != Placement.DEVICE || op.shapes().isEmpty()
-                || measured.isEmpty()) {
-            return op.count() * op.flops() / flopsPerSecond(op.kernel(), op.precision(), op.placement());
+        OperationList one = new OperationList(1);
+        one.add(op);
+        return computeSeconds(one, 0);
+    }
+
+    /** {@link #computeSeconds(Operation)} of row {@code i}, read from its columns. */
+    double computeSeconds(OperationList ops, int i) {
+        int code = ops.codes[i];
+        int kernel = OperationList.kernelOf(code);
+        double[] n = ops.numbers;
+        int at = i * OperationList.NUMBERS;
+        double count = n[at + OperationList.COUNT];
+        if (kernel == ELEMENTWISE) {
+            if (rateOperations.length > 0 && OperationList.rowOperationOf(code) >= 0
+                    && OperationList.placementOf(code) == DEVICE) {
+                int rate = nearestRate(OperationList.rowOperationOf(code), n[at + OperationList.ROW_LENGTH]);
+                if (rate >= 0) {
+                    return count * n[at + OperationList.ROW_ELEMENTS] / (rateElementsPerSecond[rate] * computeShare);
+                }
+            }
+        } else if (kernel == GEMM && OperationList.shapesOf(code) > 0
+                && productRates[OperationList.precisionOf(code)].length > 0 && OperationList.placementOf(code) == DEVICE) {
+            return shapedGemmSeconds(ops, i, code, count, n[at + OperationList.FLOPS]);
         }
+        double flops = n[at + OperationList.FLOPS];
+        return flops == 0 ? 0 : count * flops / flopsByKind[OperationList.kindIndex(code)];
+    }
+
+    /** A GEMM's products, each shape's share of the FLOPs at the rate of the nearest measured product. */
+    private double shapedGemmSeconds(OperationList ops, int i, int code, double count, double flops) {
+        if (flops == 0) {
+            return 0;
+        }
+        int precision = OperationList.precisionOf(code);
+        double[] rates = productRates[precision];
+        int shapes = OperationList.shapesOf(code);
+        double[] s = ops.shapes;
+        int first = i * OperationList.MAX_SHAPES * OperationList.SHAPE_FIELDS;
         double volume = 0;
-        for (OperationShape shape : op.shapes()) {
-            volume += shape.volume();
+        for (int k = 0, f = first; k < shapes; k++, f += OperationList.SHAPE_FIELDS) {
+            volume += s[f] * s[f + 1] * s[f + 2] * s[f + 3];
         }
         double seconds = 0;
-        for (OperationShape shape : op.shapes()) {
-            ProductCeiling nearest = ProductCeiling.nearest(measured, shape);
-            seconds += op.flops() * (shape.volume() / volume) / (nearest.flopsPerSecond() * computeShare);
+        for (int k = 0, f = first; k < shapes; k++, f += OperationList.SHAPE_FIELDS) {
+            double shapeVolume = s[f] * s[f + 1] * s[f + 2] * s[f + 3];
+            int nearest = nearestProduct(precision, Math.log(s[f]), Math.log(s[f + 1]), Math.log(s[f + 2]),
+                    Math.log(s[f + 3]), (int) s[f + 4]);
+            seconds += flops * (shapeVolume / volume) / (rates[nearest] * computeShare);
         }
-        return op.count() * seconds;
+        return count * seconds;
+    }
+
+    /** The measured product nearest a shape given by its logarithms: of its layout if one was measured, else any. */
+    private int nearestProduct(int precision, double batch, double m, double n, double k, int layout) {
+        int best = nearestProduct(precision, batch, m, n, k, layout, true);
+        return best >= 0 ? best : nearestProduct(precision, batch, m, n, k, layout, false);
+    }
+
+    private int nearestProduct(int precision, double batch, double m, double n, double k, int layout,
+                               boolean sameLayout) {
+        double[] logs = productLogs[precision];
+        byte[] layouts = productLayouts[precision];
+        int best = -1;
+        double bestDistance = Double.POSITIVE_INFINITY;
+        for (int c = 0; c < layouts.length; c++) {
+            if (sameLayout && layouts[c] != layout) {
+                continue;
+            }
+            double d = Math.abs(batch - logs[4 * c]) + Math.abs(m - logs[4 * c + 1]) + Math.abs(n - logs[4 * c + 2])
+                    + Math.abs(k - logs[4 * c + 3]);
+            if (d < bestDistance) {
+                best = c;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    private int nearestRate(int operation, double rowLength) {
+        double log = Math.log(rowLength);
+        int best = -1;
+        double bestDistance = Double.POSITIVE_INFINITY;
+        for (int r = 0; r < rateOperations.length; r++) {
+            if (rateOperations[r] != operation) {
+                continue;
+            }
+            double d = Math.abs(rateLogRowLengths[r] - log);
+            if (d < bestDistance) {
+                best = r;
+                bestDistance = d;
+            }
+        }
+        return best;
     }
 
     /** Bandwidth of the smallest tier the working set fits in (main memory if none). */
     public double bytesPerSecond(AccessPattern pattern, double workingSetBytes, Placement placement) {
-        if (placement == Placement.HOST) {
-            return hostBytesPerSecond[pattern.ordinal()];
+        return bytesPerSecond(pattern.ordinal(), workingSetBytes, placement.ordinal());
+    }
+
+    double bytesPerSecond(int pattern, double workingSetBytes, int placement) {
+        if (placement == HOST) {
+            return hostBytesPerSecond[pattern];
         }
-        int last = tierCapacityBytes.length - 1;
-        for (int t = 0; t < last; t++) {
-            if (workingSetBytes <= tierCapacityBytes[t]) {
-                return tierBytesPerSecond[t][pattern.ordinal()];
-            }
+        double[] capacity = tierCapacity;
+        int last = capacity.length - 1;
+        int t = 0;
+        while (t < last && workingSetBytes > capacity[t]) {
+            t++;
         }
-        return tierBytesPerSecond[last][pattern.ordinal()];
+        return tierRate[t * PATTERNS + pattern];
     }
 
     public double linkBytesPerSecond(Placement placement) {

@@ -10,70 +10,146 @@ import java.util.List;
  */
 public final class Roofline {
 
+    private static final int CLASSES = OperationClass.values().length;
+    private static final int TRANSFER = Kernel.TRANSFER.ordinal();
+    private static final Placement[] PLACEMENTS = Placement.values();
+    private static final int ELEMENTWISE = Kernel.ELEMENTWISE.ordinal();
+    /** Forward and backward are the first two classes: the ones whose model FLOPs count. */
+    private static final int BACKWARD = OperationClass.BACKWARD.ordinal();
+    private static final int RECOMPUTE = OperationClass.RECOMPUTE.ordinal();
+
+    static {
+        if (OperationClass.FORWARD.ordinal() != 0 || BACKWARD != 1) {
+            throw new ExceptionInInitializerError("forward and backward must be the first operation classes");
+        }
+    }
+
     private Roofline() {
     }
 
     /** One operation's roofline: the slower of its compute and its memory traffic, or its link time for a transfer. */
     public static OperationTime time(Operation op, Ceilings ceilings) {
+        if (op.count() == 0) {
+            return new OperationTime(op, 0, 0, 0, 0, op.kernel() == Kernel.TRANSFER ? Bound.LINK : Bound.COMPUTE);
+        }
+        OperationList one = new OperationList(1);
+        one.add(op);
         if (op.kernel() == Kernel.TRANSFER) {
-            double link = linkSeconds(op, ceilings);
+            double link = linkSeconds(one, 0, ceilings);
             return new OperationTime(op, 0, 0, link, link, Bound.LINK);
         }
-        double compute = ceilings.computeSeconds(op);
-        double memory = memorySeconds(op, ceilings);
+        double compute = ceilings.computeSeconds(one, 0);
+        double memory = memorySeconds(one, 0, ceilings);
         return new OperationTime(op, compute, memory, 0, Math.max(compute, memory),
                 memory > compute ? Bound.MEMORY : Bound.COMPUTE);
     }
 
     /** Seconds a transfer spends on its link: bytes over the link's bandwidth plus one latency per message. */
-    static double linkSeconds(Operation op, Ceilings ceilings) {
-        return op.count() * (op.linkBytes() / ceilings.linkBytesPerSecond(op.placement())
-                + op.linkMessages() * ceilings.linkLatencySeconds(op.placement()));
+    private static double linkSeconds(OperationList ops, int i, Ceilings ceilings) {
+        Placement placement = PLACEMENTS[OperationList.placementOf(ops.codes[i])];
+        int at = i * OperationList.NUMBERS;
+        double[] n = ops.numbers;
+        return n[at + OperationList.COUNT] * (n[at + OperationList.LINK_BYTES] / ceilings.linkBytesPerSecond(placement)
+                + n[at + OperationList.LINK_MESSAGES] * ceilings.linkLatencySeconds(placement));
     }
 
-    /** Seconds an operation's bytes take at the ceiling of its access pattern for its working set. */
-    static double memorySeconds(Operation op, Ceilings ceilings) {
-        double bytes = op.bytes();
-        return bytes == 0 ? 0 : op.count() * bytes / ceilings.bytesPerSecond(op.accessPattern(), bytes, op.placement());
+    /** Seconds an operation's bytes take at the ceiling of its access pattern for its working set (one repetition's bytes). */
+    private static double memorySeconds(OperationList ops, int i, Ceilings ceilings) {
+        int at = i * OperationList.NUMBERS;
+        double[] n = ops.numbers;
+        double bytes = n[at + OperationList.BYTES_READ] + n[at + OperationList.BYTES_WRITTEN];
+        int code = ops.codes[i];
+        return bytes == 0 ? 0 : n[at + OperationList.COUNT] * bytes
+                / ceilings.bytesPerSecond(OperationList.patternOf(code), bytes, OperationList.placementOf(code));
     }
 
-    /** Seconds of every operation, in order, and the sums a step needs; allocation-light for sweeps. */
+    /** Seconds of every operation, in order, and the sums a step needs. */
     public static Evaluation evaluate(List<Operation> operations, Ceilings ceilings) {
-        int n = operations.size();
-        double[] seconds = new double[n];
-        boolean[] memoryBound = new boolean[n];
-        double[] byClass = new double[OperationClass.values().length];
-        double[] memoryBoundByClass = new double[OperationClass.values().length];
+        return evaluate(OperationList.of(operations), ceilings);
+    }
+
+    /** Seconds of every row, in order, and the sums a step needs. */
+    public static Evaluation evaluate(OperationList operations, Ceilings ceilings) {
+        return evaluate(operations, ceilings, true);
+    }
+
+    /**
+     * Only the sums a step needs, without the seconds of each row: the sweep path, which allocates
+     * nothing per operation. The evaluation's {@code seconds} and {@code memoryBound} are null.
+     */
+    public static Evaluation sums(OperationList operations, Ceilings ceilings) {
+        return evaluate(operations, ceilings, false);
+    }
+
+    private static Evaluation evaluate(OperationList ops, Ceilings ceilings, boolean perOperation) {
+        if (perOperation) {
+            // Each row's seconds line up with ops.operations().
+            ops.normalize();
+        }
+        int n = ops.size();
+        double[] seconds = perOperation ? new double[n] : null;
+        boolean[] memoryBound = perOperation ? new boolean[n] : null;
+        double[] byClass = new double[CLASSES];
+        double[] memoryBoundByClass = new double[CLASSES];
         double overlappable = 0;
+        double modelFlops = 0;
+        double hardwareFlops = 0;
+        double[] numbers = ops.numbers;
         for (int i = 0; i < n; i++) {
-            Operation op = operations.get(i);
             double t;
             boolean memory = false;
-            // The same formulas as time(), without an OperationTime per operation.
-            if (op.kernel() == Kernel.TRANSFER) {
-                t = linkSeconds(op, ceilings);
-                if (op.overlapsBackward()) {
+            int code = ops.codes[i];
+            if (OperationList.kernelOf(code) == TRANSFER) {
+                t = linkSeconds(ops, i, ceilings);
+                if (OperationList.overlapsOf(code)) {
                     overlappable += t;
                 }
             } else {
-                double compute = ceilings.computeSeconds(op);
-                double mem = memorySeconds(op, ceilings);
+                double compute = ceilings.computeSeconds(ops, i);
+                double mem = memorySeconds(ops, i, ceilings);
                 t = Math.max(compute, mem);
                 memory = mem > compute;
             }
-            seconds[i] = t;
-            memoryBound[i] = memory;
-            byClass[op.operationClass().ordinal()] += t;
+            if (perOperation) {
+                seconds[i] = t;
+                memoryBound[i] = memory;
+            }
+            int c = OperationList.classOf(code);
+            int at = i * OperationList.NUMBERS;
+            if (c <= BACKWARD) {
+                modelFlops += numbers[at + OperationList.MODEL_FLOPS] * numbers[at + OperationList.COUNT];
+            }
+            if (OperationList.kernelOf(code) != ELEMENTWISE) {
+                hardwareFlops += numbers[at + OperationList.FLOPS] * numbers[at + OperationList.COUNT];
+            }
+            byClass[c] += t;
             if (memory) {
-                memoryBoundByClass[op.operationClass().ordinal()] += t;
+                memoryBoundByClass[c] += t;
+            }
+            if (OperationList.recomputedOf(code)) {
+                // Its recompute row, not written (OperationList.recomputed): the same time again.
+                byClass[RECOMPUTE] += t;
+                if (memory) {
+                    memoryBoundByClass[RECOMPUTE] += t;
+                }
+                if (OperationList.kernelOf(code) != ELEMENTWISE) {
+                    hardwareFlops += numbers[at + OperationList.FLOPS] * numbers[at + OperationList.COUNT];
+                }
             }
         }
-        return new Evaluation(seconds, memoryBound, byClass, memoryBoundByClass, overlappable);
+        return new Evaluation(seconds, memoryBound, byClass, memoryBoundByClass, overlappable, modelFlops, hardwareFlops);
     }
 
-    /** Raw sums of one evaluation; {@link membound.model.Estimator} turns them into a step time. */
+    /**
+     * Raw sums of one evaluation; {@link membound.model.Estimator} turns them into a step time.
+     *
+     * @param modelFlops model FLOPs of the forward and backward rows, all repetitions (PaLM's convention: no
+     *        recompute, no elementwise work), MFU's numerator
+     * @param hardwareFlops FLOPs of every row that is not elementwise, recompute included: HFU's numerator
+     */
     public record Evaluation(double[] seconds, boolean[] memoryBound, double[] secondsByClass,
-                             double[] memoryBoundSecondsByClass, double overlappableSeconds) {
+                             double[] memoryBoundSecondsByClass, double overlappableSeconds, double modelFlops,
+                             double hardwareFlops) {
 
         public double seconds(OperationClass operationClass) {
             return secondsByClass[operationClass.ordinal()];

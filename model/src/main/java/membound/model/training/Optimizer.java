@@ -38,17 +38,24 @@ public enum Optimizer {
     static final double ADAFACTOR_STATE_BYTES_PER_PARAMETER = 0.01;
 
     private final String label;
+    private final String updateName;
     private final int moments;
     private final int flopsPerParameter;
 
     Optimizer(String label, int moments, int flopsPerParameter) {
         this.label = label;
+        this.updateName = "optimizer update (" + label + ")";
         this.moments = moments;
         this.flopsPerParameter = flopsPerParameter;
     }
 
     public String label() {
         return label;
+    }
+
+    /** The name of its update in a step's operations. */
+    public String updateName() {
+        return updateName;
     }
 
     /** Bytes of optimizer state per trainable parameter, in {@code statePrecision} (ignored by the 8-bit optimizer). */

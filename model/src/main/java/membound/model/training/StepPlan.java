@@ -3,6 +3,7 @@ package membound.model.training;
 import java.util.List;
 
 import membound.model.roofline.Operation;
+import membound.model.roofline.OperationList;
 import membound.model.workload.Workload;
 import membound.vocabulary.Precision;
 
@@ -10,6 +11,8 @@ import membound.vocabulary.Precision;
  * A training step as operations, with what the memory model and the report need to know about
  * how the work was laid out on one device.
  *
+ * @param rows the step's operations by column (see {@link OperationList}): forward, backward, recompute, then
+ *        the optimizer, communication and offloading
  * @param parametersOnDevice base parameters one device holds (all of them divided by tensor x pipeline stages)
  * @param trainableParameters parameters that get gradients, whole model (adapters only for LoRA/QLoRA)
  * @param trainableOnDevice trainable parameters on one device before ZeRO sharding
@@ -17,13 +20,17 @@ import membound.vocabulary.Precision;
  * @param offloadsOptimizer optimizer states and update live in host memory
  * @param offloadsWeights weights live in host memory and are streamed in
  */
-public record StepPlan(Workload workload, TrainingSetup setup, List<Operation> operations, Precision computePrecision,
+public record StepPlan(Workload workload, TrainingSetup setup, OperationList rows, Precision computePrecision,
                        double parametersOnDevice, double trainableParameters, double trainableOnDevice,
                        double weightBitsPerParameter, boolean offloadsOptimizer, boolean offloadsWeights,
                        List<String> notes) {
 
     public StepPlan {
-        operations = List.copyOf(operations);
         notes = List.copyOf(notes);
+    }
+
+    /** The step's operations as records, in order: forward, backward, recompute, then the rest. */
+    public List<Operation> operations() {
+        return rows.operations();
     }
 }

@@ -40,6 +40,38 @@ public final class StepPlanner {
      *        holds), without listing its operations: what the fit advisor needs, many times over
      */
     public static StepPlan plan(Workload workload, TrainingSetup setup, Machine machine, boolean withOperations) {
+        return plan(workload, setup, machine, withOperations, new Buffers());
+    }
+
+    /**
+     * The lists one plan is written into, kept for the next: a sweep that plans step after step into
+     * one {@code Buffers} allocates nothing per operation. Not for sharing between threads.
+     */
+    public static final class Buffers {
+        private final OperationList rows;
+
+        /** Buffers whose plans can be read operation by operation. */
+        public Buffers() {
+            this(false);
+        }
+
+        /** @param forSweeps plans only summed: no operation names kept (see {@link OperationList#forSweeps}) */
+        public Buffers(boolean forSweeps) {
+            rows = forSweeps ? OperationList.forSweeps(160) : new OperationList(160);
+        }
+    }
+
+    /**
+     * {@link #plan(Workload, TrainingSetup, Machine)} written into {@code buffers}: the plan's rows are the
+     * buffers' and change when they are planned into again (copy them with {@link OperationList#copy()} to keep
+     * them).
+     */
+    public static StepPlan plan(Workload workload, TrainingSetup setup, Machine machine, Buffers buffers) {
+        return plan(workload, setup, machine, true, buffers);
+    }
+
+    private static StepPlan plan(Workload workload, TrainingSetup setup, Machine machine, boolean withOperations,
+                                 Buffers buffers) {
         checkLayout(workload, setup.parallelism());
         List<String> notes = new ArrayList<>();
         Parallelism par = setup.parallelism();
@@ -86,9 +118,12 @@ public final class StepPlanner {
             notes.add("QLoRA keeps its adapters in " + setup.weightPrecision().label() + " and its base in NF4");
         }
 
-        OperationList forward = new OperationList();
-        OperationList backward = new OperationList();
-        OperationList recompute = new OperationList();
+        // Forward, backward and recompute rows go into one list as they come; it reads them in class order.
+        OperationList ops = buffers.rows;
+        ops.clear();
+        OperationList forward = ops;
+        OperationList backward = ops;
+        OperationList recompute = ops;
         double microBatches = setup.gradientAccumulation();
         double e = setup.activationPrecision().bytesPerElement();
         double g = setup.gradientPrecision().bytesPerElement();
@@ -97,10 +132,11 @@ public final class StepPlanner {
         double perDeviceShare = 1.0 / (par.tensorParallel() * par.pipelineParallel());
 
         if (workload instanceof Transformer tf) {
-            parametersOnDevice = tf.parameters().total() * perDeviceShare;
-            trainable = ft.adapters() ? LoraParameters.count(tf, ft) : tf.parameters().total();
+            double total = tf.parameters().total();
+            parametersOnDevice = total * perDeviceShare;
+            trainable = ft.adapters() ? LoraParameters.count(tf, ft) : total;
             if (!withOperations) {
-                return new StepPlan(workload, setup, List.of(), compute, parametersOnDevice, trainable,
+                return new StepPlan(workload, setup, ops, compute, parametersOnDevice, trainable,
                         trainable * perDeviceShare, weightBits, offload.optimizerStates(), offload.weights(), notes);
             }
             TransformerPass.Settings settings = new TransformerPass.Settings(true, compute, e, weightBits,
@@ -111,7 +147,7 @@ public final class StepPlanner {
                     setup.sequenceLength(), true, false, false);
             // Every stage runs L/p layers; the output layer adds to the last stage, which paces the pipeline.
             TransformerPass.append(tf, shape, settings, (double) tf.layers() / par.pipelineParallel(), microBatches,
-                    true, true, forward, backward, recompute);
+                    true, true, ops);
         } else {
             Mlp mlp = (Mlp) workload;
             if (ft.adapters()) {
@@ -123,10 +159,6 @@ public final class StepPlanner {
         }
         double trainableOnDevice = trainable * perDeviceShare;
 
-        List<Operation> ops = new ArrayList<>(forward.size() + backward.size() + recompute.size() + 16);
-        ops.addAll(forward.operations());
-        ops.addAll(backward.operations());
-        ops.addAll(recompute.operations());
         optimizer(setup, trainableOnDevice, offload.optimizerStates(), ops);
         communication(workload, setup, parametersOnDevice, trainableOnDevice, weightBits, ops);
         offloadTransfers(setup, offload, parametersOnDevice, trainableOnDevice, weightBits, ops);
@@ -143,9 +175,9 @@ public final class StepPlanner {
      * {@link #plan} lists it: for a benchmark that times only an optimizer (membound validate).
      */
     public static List<Operation> optimizerStep(TrainingSetup setup, double parameters) {
-        List<Operation> ops = new ArrayList<>(3);
+        OperationList ops = new OperationList(3);
         optimizer(setup, parameters, false, ops);
-        return ops;
+        return ops.operations();
     }
 
     /**
@@ -154,7 +186,7 @@ public final class StepPlanner {
      * in place: the {@link AccessPattern#UPDATE} pattern), and zeroing the gradient buffer for the
      * next step. Runs on the host when the optimizer is offloaded.
      */
-    private static void optimizer(TrainingSetup setup, double trainableOnDevice, boolean onHost, List<Operation> ops) {
+    private static void optimizer(TrainingSetup setup, double trainableOnDevice, boolean onHost, OperationList ops) {
         Parallelism par = setup.parallelism();
         double shard = par.zeroStage() >= 1 ? trainableOnDevice / par.dataParallel() : trainableOnDevice;
         double gradientShard = par.zeroStage() >= 2 ? trainableOnDevice / par.dataParallel() : trainableOnDevice;
@@ -164,16 +196,15 @@ public final class StepPlanner {
         double state = opt.stateBytesPerParameter(setup.optimizerStatePrecision());
         boolean master = setup.keepsMasterWeights();
         Placement where = onHost ? Placement.HOST : Placement.DEVICE;
-        ops.add(new Operation("gradient norm (clipping)", OperationClass.OPTIMIZER, Kernel.ELEMENTWISE, Precision.FP32,
-                where, 1, 2 * shard, 0, shard * g, 0, AccessPattern.READ, 0, 0, false));
+        ops.add("gradient norm (clipping)", null, OperationClass.OPTIMIZER, Kernel.ELEMENTWISE, Precision.FP32,
+                where, 1, 2 * shard, 0, shard * g, 0, AccessPattern.READ);
         double read = (master ? 4 : w) + opt.gradientReads() * g + state;
         double written = (master ? 4 + w : w) + state;
         // In place: weights (or master weights) and states are read and written back.
-        ops.add(new Operation("optimizer update (" + opt.label() + ")", OperationClass.OPTIMIZER, Kernel.ELEMENTWISE,
-                Precision.FP32, where, 1, opt.flopsPerParameter() * shard, 0, shard * read, shard * written,
-                AccessPattern.UPDATE, 0, 0, false));
-        ops.add(new Operation("zero gradients", OperationClass.OPTIMIZER, Kernel.ELEMENTWISE, Precision.FP32,
-                Placement.DEVICE, 1, 0, 0, 0, gradientShard * g, AccessPattern.WRITE, 0, 0, false));
+        ops.add(opt.updateName(), null, OperationClass.OPTIMIZER, Kernel.ELEMENTWISE, Precision.FP32, where, 1,
+                opt.flopsPerParameter() * shard, 0, shard * read, shard * written, AccessPattern.UPDATE);
+        ops.add("zero gradients", null, OperationClass.OPTIMIZER, Kernel.ELEMENTWISE, Precision.FP32,
+                Placement.DEVICE, 1, 0, 0, 0, gradientShard * g, AccessPattern.WRITE);
     }
 
     /**
@@ -186,7 +217,7 @@ public final class StepPlanner {
      * gradients back, per micro-batch.
      */
     private static void communication(Workload workload, TrainingSetup setup, double parametersOnDevice,
-                                      double trainableOnDevice, double weightBits, List<Operation> ops) {
+                                      double trainableOnDevice, double weightBits, OperationList ops) {
         Parallelism par = setup.parallelism();
         double g = setup.gradientPrecision().bytesPerElement();
         double e = setup.activationPrecision().bytesPerElement();
@@ -194,13 +225,13 @@ public final class StepPlanner {
         boolean full = setup.checkpointing() == Checkpointing.FULL;
         int d = par.dataParallel();
         if (d > 1) {
-            ops.add(OperationList.transfer("data-parallel gradient all-reduce", OperationClass.COMMUNICATION,
+            ops.addTransfer("data-parallel gradient all-reduce", OperationClass.COMMUNICATION,
                     Placement.PARALLEL_LINK, 1, 2.0 * (d - 1) / d * trainableOnDevice * g, 2.0 * (d - 1),
-                    setup.overlapCommunication()));
+                    setup.overlapCommunication());
             if (par.zeroStage() == 3) {
-                ops.add(OperationList.transfer("ZeRO-3 weight all-gather", OperationClass.COMMUNICATION,
+                ops.addTransfer("ZeRO-3 weight all-gather", OperationClass.COMMUNICATION,
                         Placement.PARALLEL_LINK, m * (full ? 3 : 2),
-                        (double) (d - 1) / d * parametersOnDevice * weightBits / 8, d - 1, false));
+                        (double) (d - 1) / d * parametersOnDevice * weightBits / 8, d - 1, false);
             }
         }
         if (!(workload instanceof Transformer tf)) {
@@ -213,18 +244,18 @@ public final class StepPlanner {
         if (t > 1) {
             double allReduce = 2.0 * (t - 1) / t * activation;
             double layers = (double) tf.layers() / p;
-            ops.add(OperationList.transfer("tensor-parallel all-reduces (forward)", OperationClass.COMMUNICATION,
-                    Placement.PARALLEL_LINK, layers * m * (full ? 2 : 1), 2 * allReduce, 4.0 * (t - 1), false));
-            ops.add(OperationList.transfer("tensor-parallel all-reduces (backward)", OperationClass.COMMUNICATION,
-                    Placement.PARALLEL_LINK, layers * m, 2 * allReduce, 4.0 * (t - 1), false));
+            ops.addTransfer("tensor-parallel all-reduces (forward)", OperationClass.COMMUNICATION,
+                    Placement.PARALLEL_LINK, layers * m * (full ? 2 : 1), 2 * allReduce, 4.0 * (t - 1), false);
+            ops.addTransfer("tensor-parallel all-reduces (backward)", OperationClass.COMMUNICATION,
+                    Placement.PARALLEL_LINK, layers * m, 2 * allReduce, 4.0 * (t - 1), false);
             if (tf.hasEmbeddings()) {
-                ops.add(OperationList.transfer("vocabulary-parallel embedding and loss all-reduces",
-                        OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, m, 2 * allReduce, 4.0 * (t - 1), false));
+                ops.addTransfer("vocabulary-parallel embedding and loss all-reduces",
+                        OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, m, 2 * allReduce, 4.0 * (t - 1), false);
             }
         }
         if (p > 1) {
-            ops.add(OperationList.transfer("pipeline sends (activations forward, gradients back)",
-                    OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, m, 2 * activation / t, 2, false));
+            ops.addTransfer("pipeline sends (activations forward, gradients back)",
+                    OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, m, 2 * activation / t, 2, false);
         }
     }
 
@@ -235,20 +266,20 @@ public final class StepPlanner {
      * Transfers are not overlapped with compute: a bound, not a schedule.
      */
     private static void offloadTransfers(TrainingSetup setup, Offload offload, double parametersOnDevice,
-                                         double trainableOnDevice, double weightBits, List<Operation> ops) {
+                                         double trainableOnDevice, double weightBits, OperationList ops) {
         double g = setup.gradientPrecision().bytesPerElement();
         double w = setup.weightPrecision().bytesPerElement();
         if (offload.optimizerStates()) {
-            ops.add(OperationList.transfer("gradients to host", OperationClass.OFFLOAD, Placement.HOST_LINK, 1,
-                    trainableOnDevice * g, 1, false));
-            ops.add(OperationList.transfer("updated weights to device", OperationClass.OFFLOAD, Placement.HOST_LINK, 1,
-                    trainableOnDevice * w, 1, false));
+            ops.addTransfer("gradients to host", OperationClass.OFFLOAD, Placement.HOST_LINK, 1,
+                    trainableOnDevice * g, 1, false);
+            ops.addTransfer("updated weights to device", OperationClass.OFFLOAD, Placement.HOST_LINK, 1,
+                    trainableOnDevice * w, 1, false);
         }
         if (offload.weights()) {
             boolean full = setup.checkpointing() == Checkpointing.FULL;
-            ops.add(OperationList.transfer("weights to device (forward, backward" + (full ? ", recompute)" : ")"),
+            ops.addTransfer(full ? "weights to device (forward, backward, recompute)" : "weights to device (forward, backward)",
                     OperationClass.OFFLOAD, Placement.HOST_LINK, setup.gradientAccumulation() * (full ? 3 : 2),
-                    parametersOnDevice * weightBits / 8, 1, false));
+                    parametersOnDevice * weightBits / 8, 1, false);
         }
     }
 

@@ -2,11 +2,10 @@ package membound.model.training;
 
 import membound.model.Defaults;
 import membound.model.roofline.Kernel;
-import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;
 import membound.model.roofline.OperationList;
-import membound.model.roofline.OperationShape;
 import membound.model.roofline.Placement;
+import java.util.Locale;
 import java.util.Map;
 
 import membound.model.workload.Activation;
@@ -66,26 +65,36 @@ public final class TransformerPass {
 
         /** Stored bits of one weight of that kind. */
         public double weightBits(TensorKind kind) {
-            return weightBitsByKind.getOrDefault(kind, weightBitsPerParameter);
+            return weightBitsByKind.isEmpty() ? weightBitsPerParameter
+                    : weightBitsByKind.getOrDefault(kind, weightBitsPerParameter);
         }
     }
 
     private final Transformer tf;
     private final Shape shape;
     private final Settings s;
+    /**
+     * Forward and backward rows, both in one list (it reads them in class order); what checkpointing
+     * recomputes is a forward row marked {@link OperationList#recomputed}.
+     */
     private final OperationList forward;
     private final OperationList backward;
-    private final OperationList recompute;
 
-    private TransformerPass(Transformer tf, Shape shape, Settings settings, OperationList forward,
-                            OperationList backward, OperationList recompute) {
+    private TransformerPass(Transformer tf, Shape shape, Settings settings, OperationList ops) {
         this.tf = tf;
         this.shape = shape;
         this.s = settings;
-        this.forward = forward;
-        this.backward = backward;
-        this.recompute = recompute;
+        this.forward = ops;
+        this.backward = ops;
+        FineTuning ft = settings.fineTuning();
+        for (LoraTarget target : LORA_TARGETS) {
+            adapted[target.ordinal()] = ft.adapters() && ft.targets(target);
+        }
     }
+
+    private static final LoraTarget[] LORA_TARGETS = LoraTarget.values();
+    /** Per LoRA target: whether this pass's fine-tuning adapts it. */
+    private final boolean[] adapted = new boolean[LORA_TARGETS.length];
 
     /**
      * Appends the operations of {@code layers} transformer layers and, if {@code withEmbedding} /
@@ -93,9 +102,8 @@ public final class TransformerPass {
      * times.
      */
     public static void append(Transformer tf, Shape shape, Settings settings, double layers, double microBatches,
-                              boolean withEmbedding, boolean withHead, OperationList forward,
-                              OperationList backward, OperationList recompute) {
-        TransformerPass pass = new TransformerPass(tf, shape, settings, forward, backward, recompute);
+                              boolean withEmbedding, boolean withHead, OperationList ops) {
+        TransformerPass pass = new TransformerPass(tf, shape, settings, ops);
         if (withEmbedding && tf.hasEmbeddings()) {
             pass.embedding(microBatches);
         }
@@ -107,6 +115,22 @@ public final class TransformerPass {
 
     private boolean recomputesEverything() {
         return s.training() && s.checkpointing() == Checkpointing.FULL;
+    }
+
+    /** The names of a dense MLP's rows: a layer's own or the shared experts'. */
+    private record MlpNames(String gateAndUp, String up, String down) {
+    }
+
+    private static final MlpNames MLP = new MlpNames("mlp gate and up projection", "mlp up projection",
+            "mlp down projection");
+    private static final MlpNames SHARED_EXPERT = new MlpNames("shared expert gate and up projection",
+            "shared expert up projection", "shared expert down projection");
+    private static final String[] ACTIVATION_NAMES = new String[Activation.values().length];
+
+    static {
+        for (Activation a : Activation.values()) {
+            ACTIVATION_NAMES[a.ordinal()] = a.name().toLowerCase(Locale.ROOT);
+        }
     }
 
     // ---- the layers ----
@@ -133,7 +157,8 @@ public final class TransformerPass {
             latentProjections(count, rows, h, heads);
         } else {
             linear(TensorKind.ATTENTION, "qkv projection", count, rows, h, qDim + 2 * kvDim, 1,
-                    part(LoraTarget.Q, qDim), part(LoraTarget.K, kvDim), part(LoraTarget.V, kvDim));
+                    lora(LoraTarget.Q) + lora(LoraTarget.K) + lora(LoraTarget.V),
+                    loraColumns(LoraTarget.Q, qDim) + loraColumns(LoraTarget.K, kvDim) + loraColumns(LoraTarget.V, kvDim));
         }
         if (tf.queryKeyNorm() != QueryKeyNorm.NONE) {
             norm("query and key norms", count, rows, qDim + kvDim, normFlops, e);
@@ -156,7 +181,8 @@ public final class TransformerPass {
                     Math.min(shape.keyTokens(), tf.slidingWindow().tokens()), dropout);
         }
         double outputIn = heads * tf.valueHeadDimension();
-        linear(TensorKind.ATTENTION, "attention output projection", count, rows, outputIn, h, 1, part(LoraTarget.O, h));
+        linear(TensorKind.ATTENTION, "attention output projection", count, rows, outputIn, h, 1,
+                lora(LoraTarget.O), loraColumns(LoraTarget.O, h));
         residual("attention residual add", count, splitRows, h, e, dropout);
         if (tf.normsPerLayer() > 2) {
             // Gemma 2 and 3 also norm each sublayer's output before the residual add.
@@ -166,29 +192,30 @@ public final class TransformerPass {
             norm("mlp norm", count, splitRows, h, normFlops, e);
         }
         if (tf.denseMlpLayers() > 0) {
-            mlp("mlp", perLayer * tf.denseMlpLayers(), rows, h, f, e);
+            mlp(MLP, perLayer * tf.denseMlpLayers(), rows, h, f, e);
         }
         if (tf.expertLayers() > 0) {
             double expertCount = perLayer * tf.expertLayers();
             mixtureOfExperts(expertCount, rows, h, (double) tf.experts().expertWidth() / t, e);
             if (tf.experts().sharedWidth() > 0) {
-                mlp("shared expert", expertCount, rows, h, (double) tf.experts().sharedWidth() / t, e);
+                mlp(SHARED_EXPERT, expertCount, rows, h, (double) tf.experts().sharedWidth() / t, e);
             }
         }
         residual("mlp residual add", count, splitRows, h, e, dropout);
     }
 
     /** A dense MLP (or the shared experts every token goes through) of width {@code f}. */
-    private void mlp(String name, double count, double rows, double h, double f, double e) {
+    private void mlp(MlpNames names, double count, double rows, double h, double f, double e) {
         TensorKind kind = TensorKind.DENSE_MLP;
         double up = tf.activation().gated() ? 2 * f : f;
         if (tf.activation().gated()) {
-            linear(kind, name + " gate and up projection", count, rows, h, up, 1, part(LoraTarget.GATE, f), part(LoraTarget.UP, f));
+            linear(kind, names.gateAndUp(), count, rows, h, up, 1, lora(LoraTarget.GATE) + lora(LoraTarget.UP),
+                    loraColumns(LoraTarget.GATE, f) + loraColumns(LoraTarget.UP, f));
         } else {
-            linear(kind, name + " up projection", count, rows, h, up, 1, part(LoraTarget.UP, f));
+            linear(kind, names.up(), count, rows, h, up, 1, lora(LoraTarget.UP), loraColumns(LoraTarget.UP, f));
         }
         activation(count, rows, f, e);
-        linear(kind, name + " down projection", count, rows, f, h, 1, part(LoraTarget.DOWN, h));
+        linear(kind, names.down(), count, rows, f, h, 1, lora(LoraTarget.DOWN), loraColumns(LoraTarget.DOWN, h));
     }
 
     /**
@@ -201,14 +228,17 @@ public final class TransformerPass {
         LatentAttention mla = tf.latentAttention();
         double queryOut = heads * mla.queryKeyHeadDimension();
         if (mla.queryRank() > 0) {
-            linear(TensorKind.ATTENTION, "query down projection", count, rows, h, mla.queryRank(), 1);
-            linear(TensorKind.ATTENTION, "query up projection", count, rows, mla.queryRank(), queryOut, 1, part(LoraTarget.Q, queryOut));
+            linear(TensorKind.ATTENTION, "query down projection", count, rows, h, mla.queryRank(), 1, 0, 0);
+            linear(TensorKind.ATTENTION, "query up projection", count, rows, mla.queryRank(), queryOut, 1,
+                    lora(LoraTarget.Q), loraColumns(LoraTarget.Q, queryOut));
         } else {
-            linear(TensorKind.ATTENTION, "query projection", count, rows, h, queryOut, 1, part(LoraTarget.Q, queryOut));
+            linear(TensorKind.ATTENTION, "query projection", count, rows, h, queryOut, 1,
+                    lora(LoraTarget.Q), loraColumns(LoraTarget.Q, queryOut));
         }
-        linear(TensorKind.ATTENTION, "key/value down projection", count, rows, h, mla.cacheElementsPerToken(), 1);
+        linear(TensorKind.ATTENTION, "key/value down projection", count, rows, h, mla.cacheElementsPerToken(), 1, 0, 0);
         double up = heads * (mla.noPositionDimension() + mla.valueDimension());
-        linear(TensorKind.ATTENTION, "key/value up projection", count, rows, mla.keyValueRank(), up, 1, part(LoraTarget.K, up));
+        linear(TensorKind.ATTENTION, "key/value up projection", count, rows, mla.keyValueRank(), up, 1,
+                lora(LoraTarget.K), loraColumns(LoraTarget.K, up));
     }
 
     private void mixtureOfExperts(double count, double rows, double h, double f, double e) {
@@ -216,7 +246,7 @@ public final class TransformerPass {
         int k = tf.experts().expertsPerToken();
         double routed = rows * k;
         double touched = tf.experts().expertsTouched(rows);
-        linear(TensorKind.ROUTER, "router", count, rows, h, experts, 1);
+        linear(TensorKind.ROUTER, "router", count, rows, h, experts, 1, 0, 0);
         elementwise("top-k routing", AccessPattern.COPY, count, 5 * rows * experts,
                 rows * experts * e, rows * k * 2 * Defaults.FP32_BYTES, rows * k * 2 * Defaults.FP32_BYTES,
                 rows * experts * e);
@@ -224,13 +254,15 @@ public final class TransformerPass {
                 routed * h * e, rows * h * e);
         double up = tf.activation().gated() ? 2 * f : f;
         if (tf.activation().gated()) {
-            linear(TensorKind.EXPERTS, "expert gate and up projections", count, routed, h, up, touched, part(LoraTarget.GATE, f),
-                    part(LoraTarget.UP, f));
+            linear(TensorKind.EXPERTS, "expert gate and up projections", count, routed, h, up, touched,
+                    lora(LoraTarget.GATE) + lora(LoraTarget.UP), loraColumns(LoraTarget.GATE, f) + loraColumns(LoraTarget.UP, f));
         } else {
-            linear(TensorKind.EXPERTS, "expert up projections", count, routed, h, up, touched, part(LoraTarget.UP, f));
+            linear(TensorKind.EXPERTS, "expert up projections", count, routed, h, up, touched,
+                    lora(LoraTarget.UP), loraColumns(LoraTarget.UP, f));
         }
         activation(count, routed, f, e);
-        linear(TensorKind.EXPERTS, "expert down projections", count, routed, f, h, touched, part(LoraTarget.DOWN, h));
+        linear(TensorKind.EXPERTS, "expert down projections", count, routed, f, h, touched,
+                lora(LoraTarget.DOWN), loraColumns(LoraTarget.DOWN, h));
         elementwise("expert combine", AccessPattern.TRIAD, count, 2 * routed * h, routed * h * e + routed * 4,
                 rows * h * e, rows * h * e, routed * h * e);
     }
@@ -240,8 +272,7 @@ public final class TransformerPass {
         boolean rms = tf.normalization() == Normalization.RMS_NORM;
         elementwise(name, AccessPattern.COPY, count, flopsPerElement * elements, elements * e, elements * e,
                 2 * elements * e, elements * e,
-                rms ? new Operation.RowWork(RowOperation.RMS_NORM, elements, width) : null,
-                rms ? new Operation.RowWork(RowOperation.RMS_NORM_BACKWARD, elements, width) : null);
+                rms ? RowOperation.RMS_NORM : null, rms ? RowOperation.RMS_NORM_BACKWARD : null, elements, width);
     }
 
     private void residual(String name, double count, double rows, double width, double e, boolean dropout) {
@@ -255,15 +286,15 @@ public final class TransformerPass {
     private void activation(double count, double rows, double f, double e) {
         double elements = rows * f;
         int flops = tf.activation().flopsPerElement();
+        String name = ACTIVATION_NAMES[tf.activation().ordinal()];
         if (tf.activation().gated()) {
-            elementwise(tf.activation().name().toLowerCase(java.util.Locale.ROOT), AccessPattern.TRIAD, count,
-                    flops * elements, 2 * elements * e, elements * e, 3 * elements * e, 2 * elements * e);
+            elementwise(name, AccessPattern.TRIAD, count, flops * elements, 2 * elements * e, elements * e,
+                    3 * elements * e, 2 * elements * e);
         } else {
             boolean gelu = tf.activation() == Activation.GELU;
-            elementwise(tf.activation().name().toLowerCase(java.util.Locale.ROOT), AccessPattern.COPY, count,
-                    flops * elements, elements * e, elements * e, 2 * elements * e, elements * e,
-                    gelu ? new Operation.RowWork(RowOperation.GELU, elements, f) : null,
-                    gelu ? new Operation.RowWork(RowOperation.GELU_BACKWARD, elements, f) : null);
+            elementwise(name, AccessPattern.COPY, count, flops * elements, elements * e, elements * e,
+                    2 * elements * e, elements * e,
+                    gelu ? RowOperation.GELU : null, gelu ? RowOperation.GELU_BACKWARD : null, elements, f);
         }
     }
 
@@ -291,18 +322,17 @@ public final class TransformerPass {
         if (s.flashAttention()) {
             double flops = 4 * batch * heads * d * queries * keysPerQuery;
             double lse = batch * heads * queries * Defaults.FP32_BYTES;
-            forward.add(new Operation(name + " (fused)", OperationClass.FORWARD, Kernel.ATTENTION, s.compute(),
-                    Placement.DEVICE, count, flops, modelFlops, qBytes + kvRead,
-                    qBytes + lse + kvAppend, AccessPattern.READ, 0, 0, false));
+            int fused = forward.add(name, " (fused)", OperationClass.FORWARD, Kernel.ATTENTION, s.compute(),
+                    Placement.DEVICE, count, flops, modelFlops, qBytes + kvRead, qBytes + lse + kvAppend,
+                    AccessPattern.READ);
             if (s.training()) {
                 // FlashAttention-2's backward runs five GEMMs to the forward's two (it recomputes P): 2.5x.
-                backward.add(new Operation(name + " backward (fused)", OperationClass.BACKWARD, Kernel.ATTENTION,
-                        s.compute(), Placement.DEVICE, count, 2.5 * flops, 2 * modelFlops,
-                        3 * qBytes + kvRead + lse, qBytes + kvRead, AccessPattern.READ, 0, 0, false));
+                backward.add(name, " backward (fused)", OperationClass.BACKWARD, Kernel.ATTENTION, s.compute(),
+                        Placement.DEVICE, count, 2.5 * flops, 2 * modelFlops, 3 * qBytes + kvRead + lse,
+                        qBytes + kvRead, AccessPattern.READ);
                 if (recomputesEverything()) {
-                    recompute.add(new Operation(name + " (fused)", OperationClass.RECOMPUTE, Kernel.ATTENTION,
-                            s.compute(), Placement.DEVICE, count, flops, 0, qBytes + kvRead,
-                            qBytes + lse, AccessPattern.READ, 0, 0, false));
+                    // Training writes no KV cache (kvAppend is 0): the recompute is the forward kernel again.
+                    forward.recomputed(fused);
                 }
             }
             return;
@@ -312,46 +342,46 @@ public final class TransformerPass {
         double vBytes = kBytes;
         double gemmFlops = 2 * scores * d;
         boolean selective = s.training() && s.checkpointing() == Checkpointing.SELECTIVE;
-        OperationList[] again = recomputesEverything() || selective ? new OperationList[] {recompute} : new OperationList[0];
+        boolean again = recomputesEverything() || selective;
         // A batch of one product per (sequence, head): scores S = Q·Kᵀ (queries × keys over d), O = P·V (queries
         // × d over keys); the backward runs dP = dO·Vᵀ and dV = Pᵀ·dO, then dQ = dS·K and dK = dSᵀ·Q.
         double pairs = batch * heads;
-        OperationShape scoresShape = new OperationShape(pairs, queries, keys, d, ProductShape.Layout.NT);
-        OperationShape valuesShape = new OperationShape(pairs, queries, d, keys, ProductShape.Layout.NN);
-        OperationShape transposedShape = new OperationShape(pairs, keys, d, queries, ProductShape.Layout.TN);
-        Operation qk = OperationList.gemmBytes(name + " scores (QK^T)", OperationClass.FORWARD, s.compute(), count,
-                gemmFlops, qBytes + kBytes, scores * e, scoresShape);
-        Operation softmax = OperationList.elementwise(name + " softmax", OperationClass.FORWARD, AccessPattern.COPY,
-                count, 5 * scores, scores * e, scores * e);
+        int qk = forward.addGemmBytes(name, " scores (QK^T)", OperationClass.FORWARD, s.compute(), count, gemmFlops,
+                qBytes + kBytes, scores * e);
+        forward.shape(qk, pairs, queries, keys, d, ProductShape.Layout.NT);
+        int softmax = forward.addElementwise(name, " softmax", OperationClass.FORWARD, AccessPattern.COPY, count,
+                5 * scores, scores * e, scores * e);
         if (shape.causal()) {
-            softmax = softmax.withRowWork(new Operation.RowWork(RowOperation.SOFTMAX, scores, keys));
+            forward.rowWork(softmax, RowOperation.SOFTMAX, scores, keys);
         }
-        Operation drop = dropout ? OperationList.elementwise(name + " dropout", OperationClass.FORWARD,
-                AccessPattern.COPY, count, 2 * scores, scores * e, scores * e + scores) : null;
-        Operation pv = OperationList.gemmBytes(name + " over values (PV)", OperationClass.FORWARD, s.compute(), count,
-                gemmFlops, scores * e + vBytes, qBytes + kvAppend, valuesShape);
-        for (Operation op : new Operation[] {qk, softmax, drop, pv}) {
-            if (op == null) {
-                continue;
-            }
-            forward.add(op);
-            for (OperationList list : again) {
-                list.add(op.as(OperationClass.RECOMPUTE, op.name()));
-            }
+        int drop = dropout ? forward.addElementwise(name, " dropout", OperationClass.FORWARD, AccessPattern.COPY,
+                count, 2 * scores, scores * e, scores * e + scores) : -1;
+        int pv = forward.addGemmBytes(name, " over values (PV)", OperationClass.FORWARD, s.compute(), count, gemmFlops,
+                scores * e + vBytes, qBytes + kvAppend);
+        forward.shape(pv, pairs, queries, d, keys, ProductShape.Layout.NN);
+        if (again) {
+            forward.recomputed(qk);
+            forward.recomputed(softmax);
+            forward.recomputed(drop);
+            forward.recomputed(pv);
         }
         if (!s.training()) {
             return;
         }
-        backward.add(OperationList.gemmBytes(name + " PV backward", OperationClass.BACKWARD, s.compute(), count,
-                2 * gemmFlops, 2 * qBytes + scores * e + vBytes, scores * e + vBytes, scoresShape, transposedShape));
+        int pvBackward = backward.addGemmBytes(name, " PV backward", OperationClass.BACKWARD, s.compute(), count,
+                2 * gemmFlops, 2 * qBytes + scores * e + vBytes, scores * e + vBytes);
+        backward.shape(pvBackward, pairs, queries, keys, d, ProductShape.Layout.NT);
+        backward.shape(pvBackward, pairs, keys, d, queries, ProductShape.Layout.TN);
         if (dropout) {
-            backward.add(OperationList.elementwise(name + " dropout backward", OperationClass.BACKWARD,
-                    AccessPattern.COPY, count, scores, scores * e + scores, scores * e));
+            backward.addElementwise(name, " dropout backward", OperationClass.BACKWARD, AccessPattern.COPY, count,
+                    scores, scores * e + scores, scores * e);
         }
-        backward.add(OperationList.elementwise(name + " softmax backward", OperationClass.BACKWARD,
-                AccessPattern.TRIAD, count, 3 * scores, 2 * scores * e, scores * e));
-        backward.add(OperationList.gemmBytes(name + " QK^T backward", OperationClass.BACKWARD, s.compute(), count,
-                2 * gemmFlops, 2 * scores * e + qBytes + kBytes, qBytes + kBytes, valuesShape, transposedShape));
+        backward.addElementwise(name, " softmax backward", OperationClass.BACKWARD, AccessPattern.TRIAD, count,
+                3 * scores, 2 * scores * e, scores * e);
+        int qkBackward = backward.addGemmBytes(name, " QK^T backward", OperationClass.BACKWARD, s.compute(), count,
+                2 * gemmFlops, 2 * scores * e + qBytes + kBytes, qBytes + kBytes);
+        backward.shape(qkBackward, pairs, queries, d, keys, ProductShape.Layout.NN);
+        backward.shape(qkBackward, pairs, keys, d, queries, ProductShape.Layout.TN);
     }
 
     /**
@@ -374,19 +404,20 @@ public final class TransformerPass {
         double h = tf.hiddenSize();
         double wBytes = s.weightBits(TensorKind.EMBEDDING) / 8;
         boolean trainable = s.training() && s.baseTrainable();
-        forward.add(OperationList.elementwise("embedding lookup", OperationClass.FORWARD, AccessPattern.COPY,
-                microBatches, 0, rows * h * wBytes, rows * h * e));
+        forward.addElementwise("embedding lookup", null, OperationClass.FORWARD, AccessPattern.COPY, microBatches, 0,
+                rows * h * wBytes, rows * h * e);
         if (trainable) {
-            backward.add(OperationList.elementwise("embedding gradient (scatter-add)", OperationClass.BACKWARD,
-                    AccessPattern.TRIAD, microBatches, rows * h, rows * h * (e + s.gradientBytes()), rows * h * s.gradientBytes()));
+            backward.addElementwise("embedding gradient (scatter-add)", null, OperationClass.BACKWARD,
+                    AccessPattern.TRIAD, microBatches, rows * h, rows * h * (e + s.gradientBytes()),
+                    rows * h * s.gradientBytes());
         }
         if (tf.positions() == PositionEncoding.LEARNED) {
-            forward.add(OperationList.elementwise("position embedding add", OperationClass.FORWARD, AccessPattern.TRIAD,
-                    microBatches, rows * h, rows * h * (wBytes + e), rows * h * e));
+            forward.addElementwise("position embedding add", null, OperationClass.FORWARD, AccessPattern.TRIAD,
+                    microBatches, rows * h, rows * h * (wBytes + e), rows * h * e);
             if (trainable) {
-                backward.add(OperationList.elementwise("position embedding gradient", OperationClass.BACKWARD,
+                backward.addElementwise("position embedding gradient", null, OperationClass.BACKWARD,
                         AccessPattern.TRIAD, microBatches, rows * h, rows * h * (e + s.gradientBytes()),
-                        rows * h * s.gradientBytes()));
+                        rows * h * s.gradientBytes());
             }
         }
     }
@@ -398,13 +429,13 @@ public final class TransformerPass {
         double vocabulary = (double) tf.vocabularySize() / s.tensorParallel();
         norm("final norm", microBatches, s.training() ? rows / s.tensorParallel() : rows, h,
                 tf.normalization().flopsPerElement(), e);
-        linear(TensorKind.LM_HEAD, "output projection (LM head)", microBatches, rows, h, vocabulary, 1);
+        linear(TensorKind.LM_HEAD, "output projection (LM head)", microBatches, rows, h, vocabulary, 1, 0, 0);
         double logits = rows * vocabulary;
         if (s.training()) {
             // The loss runs in FP32: the logits are read, an FP32 softmax is kept for the backward pass.
             elementwise("cross-entropy loss", AccessPattern.COPY, microBatches, 5 * logits, logits * e,
                     logits * Defaults.FP32_BYTES, logits * Defaults.FP32_BYTES, logits * e,
-                    new Operation.RowWork(RowOperation.CROSS_ENTROPY, logits, vocabulary), null);
+                    RowOperation.CROSS_ENTROPY, null, logits, vocabulary);
         } else {
             elementwise("sampling (softmax over logits)", AccessPattern.READ, microBatches, 5 * logits, logits * e, 0, 0, 0);
         }
@@ -412,12 +443,14 @@ public final class TransformerPass {
 
     // ---- building blocks ----
 
-    /** A slice of a linear layer's output columns that LoRA may target (q, k, v of a fused QKV projection). */
-    private record Part(LoraTarget target, double columns) {
+    /** 1 when LoRA adapts {@code target} (a slice of a linear layer's output columns: q, k, v of a fused QKV), else 0. */
+    private double lora(LoraTarget target) {
+        return adapted[target.ordinal()] ? 1 : 0;
     }
 
-    private static Part part(LoraTarget target, double columns) {
-        return new Part(target, columns);
+    /** {@code columns} when LoRA adapts {@code target}, else 0. */
+    private double loraColumns(LoraTarget target, double columns) {
+        return lora(target) * columns;
     }
 
     /**
@@ -425,123 +458,104 @@ public final class TransformerPass {
      * columns} ({@code matrices} of them when experts split the rows: the FLOPs stay 2 x rows x
      * inner x columns, the weight bytes are those of every matrix touched), its input and weight
      * gradients, LoRA adapters on the targeted parts, and QLoRA's dequantization.
+     *
+     * @param adaptedParts slices of the output LoRA adapts (each an adapter pair of its own)
+     * @param adaptedColumns output columns of those slices, together
      */
     private void linear(TensorKind kind, String name, double count, double rows, double inner, double columns,
-                        double matrices, Part... parts) {
+                        double matrices, double adaptedParts, double adaptedColumns) {
         double e = s.activationBytes();
         double weights = inner * columns * matrices;
         double storedBytes = weights * s.weightBits(kind) / 8;
         double readBytes = storedBytes;
-        Operation dequantize = null;
+        boolean again = recomputesEverything();
+        int dequantize = -1;
         if (s.dequantizeWeights()) {
             // bitsandbytes unpacks NF4 into a 16-bit copy of the matrix before every GEMM that needs it.
-            dequantize = OperationList.elementwise(name + " dequantize", OperationClass.FORWARD, AccessPattern.COPY,
+            dequantize = forward.addElementwise(name, " dequantize", OperationClass.FORWARD, AccessPattern.COPY,
                     count, 2 * weights, storedBytes, weights * e);
             readBytes = weights * e;
+            if (again) {
+                forward.recomputed(dequantize);
+            }
         }
         Kernel kernel = s.sparseWeights() ? Kernel.SPARSE_GEMM : Kernel.GEMM;
-        Operation gemm = OperationList.gemm(name, OperationClass.FORWARD, kernel, s.compute(), count, rows, inner,
+        int gemm = forward.addGemm(name, null, OperationClass.FORWARD, kernel, s.compute(), count, rows, inner,
                 columns, e, readBytes, 0);
-        Operation lora = loraForward(name, count, rows, inner, matrices, parts);
-        for (Operation op : new Operation[] {dequantize, gemm, lora}) {
-            if (op == null) {
-                continue;
-            }
-            forward.add(op);
-            if (recomputesEverything()) {
-                recompute.add(op.as(OperationClass.RECOMPUTE, op.name()));
+        if (again) {
+            forward.recomputed(gemm);
+        }
+        // x A B added to the base output for each adapted slice, fused with the base GEMM as fused-LoRA kernels
+        // run it: x is the base GEMM's operand and the product is added in its epilogue, so the adapters move
+        // only their own weights and the rank-r intermediate. (PEFT's unfused modules re-read x and
+        // read-modify-write the output per adapter; not modelled.)
+        double r = s.fineTuning().rank();
+        double adapters = matrices * r * (adaptedParts * inner + adaptedColumns);
+        double loraFlops = 2 * rows * r * (adaptedParts * inner + adaptedColumns);
+        if (adaptedParts > 0) {
+            int lora = forward.add(name, " LoRA adapters", OperationClass.FORWARD, Kernel.GEMM, s.compute(),
+                    Placement.DEVICE, count, loraFlops, loraFlops, adapters * s.adapterBytes() + adaptedParts * rows * r * e,
+                    adaptedParts * rows * r * e, AccessPattern.READ);
+            if (again) {
+                forward.recomputed(lora);
             }
         }
         if (!s.training()) {
             return;
         }
         double flops = 2 * rows * inner * columns;
-        if (dequantize != null) {
-            backward.add(dequantize.as(OperationClass.BACKWARD, name + " dequantize (backward)"));
+        if (dequantize >= 0) {
+            forward.copyTo(dequantize, backward, OperationClass.BACKWARD, name, " dequantize (backward)");
         }
         // The transposed 2:4 pattern is not 2:4: input gradients run dense.
-        backward.add(OperationList.gemmBytes(name + " input gradient", OperationClass.BACKWARD, s.compute(), count,
-                flops, rows * columns * e + readBytes, rows * inner * e,
-                OperationList.inputGradient(rows / matrices, inner, columns)));
+        int input = backward.addGemmBytes(name, " input gradient", OperationClass.BACKWARD, s.compute(), count, flops,
+                rows * columns * e + readBytes, rows * inner * e);
+        backward.inputGradientShape(input, rows / matrices, inner, columns);
         if (s.baseTrainable()) {
             // Gradients accumulate into a buffer zeroed once per step (Megatron's main_grad): read, add, write.
             double g = weights * s.gradientBytes();
-            backward.add(OperationList.gemmBytes(name + " weight gradient", OperationClass.BACKWARD, s.compute(), count,
-                    flops, rows * inner * e + rows * columns * e + g, g,
-                    OperationList.weightGradient(rows / matrices, inner, columns)));
+            int weight = backward.addGemmBytes(name, " weight gradient", OperationClass.BACKWARD, s.compute(), count,
+                    flops, rows * inner * e + rows * columns * e + g, g);
+            backward.weightGradientShape(weight, rows / matrices, inner, columns);
         }
-        if (lora != null) {
+        if (adaptedParts > 0) {
             // dB = (xA)^T dY, dA = x^T (dY B^T), and dX += (dY B^T) A^T: twice the forward FLOPs. dY and x
             // are the base input-gradient GEMM's operands (fused); the rank-r intermediates are read
             // twice and the adapters' gradients accumulated.
-            double r = s.fineTuning().rank();
-            double adapters = 0;
-            double adaptersCount = 0;
-            for (Part part : parts) {
-                if (s.fineTuning().targets(part.target())) {
-                    adapters += matrices * r * (inner + part.columns());
-                    adaptersCount++;
-                }
-            }
             double ag = adapters * s.gradientBytes();
-            backward.add(new Operation(name + " LoRA backward", OperationClass.BACKWARD, Kernel.GEMM, s.compute(),
-                    Placement.DEVICE, count, 2 * lora.flops(), 2 * lora.flops(),
-                    adapters * s.adapterBytes() + 2 * adaptersCount * rows * r * e + ag,
-                    adaptersCount * rows * r * e + ag, AccessPattern.READ, 0, 0, false));
+            backward.add(name, " LoRA backward", OperationClass.BACKWARD, Kernel.GEMM, s.compute(), Placement.DEVICE,
+                    count, 2 * loraFlops, 2 * loraFlops, adapters * s.adapterBytes() + 2 * adaptedParts * rows * r * e + ag,
+                    adaptedParts * rows * r * e + ag, AccessPattern.READ);
         }
-    }
-
-    /**
-     * x A B added to the base output for each targeted part, fused with the base GEMM as fused-LoRA
-     * kernels run it: x is the base GEMM's operand and the product is added in its epilogue, so the
-     * adapters move only their own weights and the rank-r intermediate. (PEFT's unfused modules
-     * re-read x and read-modify-write the output per adapter; not modelled.) Null when no part is
-     * targeted.
-     */
-    private Operation loraForward(String name, double count, double rows, double inner, double matrices, Part... parts) {
-        if (!s.fineTuning().adapters()) {
-            return null;
-        }
-        double e = s.activationBytes();
-        double r = s.fineTuning().rank();
-        double flops = 0;
-        double read = 0;
-        double written = 0;
-        for (Part part : parts) {
-            if (!s.fineTuning().targets(part.target())) {
-                continue;
-            }
-            flops += 2 * rows * r * (inner + part.columns());
-            read += matrices * r * (inner + part.columns()) * s.adapterBytes() + rows * r * e;
-            written += rows * r * e;
-        }
-        if (flops == 0) {
-            return null;
-        }
-        return new Operation(name + " LoRA adapters", OperationClass.FORWARD, Kernel.GEMM, s.compute(),
-                Placement.DEVICE, count, flops, flops, read, written, AccessPattern.READ, 0, 0, false);
     }
 
     /** An elementwise operation, its backward, and its recompute under full checkpointing. */
     private void elementwise(String name, AccessPattern pattern, double count, double flops, double read, double written,
                              double backwardRead, double backwardWritten) {
-        elementwise(name, pattern, count, flops, read, written, backwardRead, backwardWritten, null, null);
+        elementwise(name, pattern, count, flops, read, written, backwardRead, backwardWritten, null, null, 0, 0);
     }
 
-    /** The same, each pass doing the row work given (null: timed by its FLOPs). */
+    /**
+     * The same, the forward pass doing {@code work} and the backward {@code backwardWork} on {@code elements}
+     * in rows of {@code rowLength} (null: timed by its FLOPs).
+     */
     private void elementwise(String name, AccessPattern pattern, double count, double flops, double read, double written,
-                             double backwardRead, double backwardWritten, Operation.RowWork work,
-                             Operation.RowWork backwardWork) {
-        Operation op = OperationList.elementwise(name, OperationClass.FORWARD, pattern, count, flops, read, written)
-                .withRowWork(work);
-        forward.add(op);
+                             double backwardRead, double backwardWritten, RowOperation work,
+                             RowOperation backwardWork, double elements, double rowLength) {
+        int op = forward.addElementwise(name, null, OperationClass.FORWARD, pattern, count, flops, read, written);
+        if (work != null) {
+            forward.rowWork(op, work, elements, rowLength);
+        }
         if (!s.training()) {
             return;
         }
-        backward.add(OperationList.elementwise(name + " backward", OperationClass.BACKWARD, pattern, count, 2 * flops,
-                backwardRead, backwardWritten).withRowWork(backwardWork));
+        int back = backward.addElementwise(name, " backward", OperationClass.BACKWARD, pattern, count, 2 * flops,
+                backwardRead, backwardWritten);
+        if (backwardWork != null) {
+            backward.rowWork(back, backwardWork, elements, rowLength);
+        }
         if (recomputesEverything()) {
-            recompute.add(op.as(OperationClass.RECOMPUTE, name));
+            forward.recomputed(op);
         }
     }
 }
