@@ -1,6 +1,7 @@
 package membound.model;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -59,8 +60,8 @@ public final class Estimator {
                 : result(plan, Roofline.sums(plan.rows(), datasheetCeilings), datasheetCeilings);
 
         Sensitivity sensitivity = new Sensitivity(measured.stepSeconds(),
-                stepSeconds(plan, measuredCeilings.withBandwidthScale(machine, tenants, link, 0.5)),
-                stepSeconds(plan, measuredCeilings.withBandwidthScale(machine, tenants, link, 2.0)),
+                stepSeconds(plan, measuredCeilings.withBandwidthScale(0.5)),
+                stepSeconds(plan, measuredCeilings.withBandwidthScale(2.0)),
                 elasticity(plan, machine, measuredCeilings, tenants, link));
 
         MemoryFootprint memory = MemoryModel.training(plan, machine);
@@ -99,6 +100,27 @@ public final class Estimator {
         StepPlan plan = StepPlanner.plan(workload, setup, machine, sweep.buffers);
         Ceilings ceilings = sweep.ceilings(machine, basis, setup.tenants(), parallelLink(machine, setup.parallelism()));
         return result(plan, Roofline.sums(plan.rows(), ceilings), ceilings);
+    }
+
+    /**
+     * The step on the measured basis with every memory bandwidth (device and host, not links) multiplied by
+     * each of {@code scales}: the step is planned once and evaluated once per scale, as a bandwidth sweep needs.
+     *
+     * @return step seconds per scale, in order
+     */
+    public static double[] bandwidthSweep(Workload workload, TrainingSetup setup, Machine machine, double[] scales) {
+        Sweep sweep = SWEEP.get();
+        StepPlan plan = StepPlanner.plan(workload, setup, machine, sweep.buffers);
+        Link link = parallelLink(machine, setup.parallelism());
+        Ceilings base = sweep.ceilings(machine, Basis.MEASURED, setup.tenants(), link);
+        double[] seconds = new double[scales.length];
+        for (int i = 0; i < scales.length; i++) {
+            if (!(scales[i] > 0) || Double.isInfinite(scales[i])) {
+                throw new BadInputException("a bandwidth scale must be positive and finite: scale=" + scales[i]);
+            }
+            seconds[i] = stepSeconds(plan, base.withBandwidthScale(scales[i]));
+        }
+        return seconds;
     }
 
     private static final ThreadLocal<Sweep> SWEEP = ThreadLocal.withInitial(Sweep::new);
@@ -191,8 +213,8 @@ public final class Estimator {
     }
 
     private static double elasticity(StepPlan plan, Machine machine, Ceilings base, int tenants, Link link) {
-        double up = stepSeconds(plan, base.withBandwidthScale(machine, tenants, link, ELASTICITY_STEP));
-        double down = stepSeconds(plan, base.withBandwidthScale(machine, tenants, link, 1 / ELASTICITY_STEP));
+        double up = stepSeconds(plan, base.withBandwidthScale(ELASTICITY_STEP));
+        double down = stepSeconds(plan, base.withBandwidthScale(1 / ELASTICITY_STEP));
         return (Math.log(up) - Math.log(down)) / (2 * Math.log(ELASTICITY_STEP));
     }
 
@@ -227,16 +249,19 @@ public final class Estimator {
     private static StepResult result(StepPlan plan, Roofline.Evaluation eval, Ceilings ceilings) {
         double[] seconds = assemble(plan, eval);
         double step = seconds[CLASSES.length];
-        List<StepResult.ClassTime> breakdown = new ArrayList<>(CLASSES.length);
+        StepResult.ClassTime[] times = new StepResult.ClassTime[CLASSES.length];
+        int kept = 0;
         double memoryBound = 0;
         for (OperationClass c : CLASSES) {
             double s = seconds[c.ordinal()];
             double m = Math.min(s, eval.memoryBoundSeconds(c));
             memoryBound += m;
             if (s > 0) {
-                breakdown.add(new StepResult.ClassTime(c.label(), s, s / step, m));
+                times[kept++] = new StepResult.ClassTime(c.label(), s, s / step, m);
             }
         }
+        // An immutable list already: StepResult keeps it without another copy.
+        List<StepResult.ClassTime> breakdown = List.of(Arrays.copyOf(times, kept));
         double modelFlops = eval.modelFlops();
         double hardwareFlops = eval.hardwareFlops();
         TrainingSetup setup = plan.setup();

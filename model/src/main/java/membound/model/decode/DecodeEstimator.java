@@ -47,8 +47,8 @@ public final class DecodeEstimator {
         }
         Optional<String> datasheetUnknown = machine.datasheetUnknown(setup.compute());
         double datasheetSeconds = datasheetUnknown.isPresent() ? Double.NaN : sum(Roofline.evaluate(step, datasheet).seconds());
-        double half = sum(Roofline.evaluate(step, measured.withBandwidthScale(machine, tenants, null, 0.5)).seconds());
-        double twice = sum(Roofline.evaluate(step, measured.withBandwidthScale(machine, tenants, null, 2)).seconds());
+        double half = sum(Roofline.evaluate(step, measured.withBandwidthScale(0.5)).seconds());
+        double twice = sum(Roofline.evaluate(step, measured.withBandwidthScale(2)).seconds());
         double batch = setup.batch();
 
         ParameterCounts counts = tf.parameters();

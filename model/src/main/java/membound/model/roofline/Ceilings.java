@@ -181,10 +181,51 @@ public final class Ceilings {
                 bandwidthShare, 1.0 / tenants, 1.0);
     }
 
-    /** The same ceilings with every memory bandwidth (device and host, not links) multiplied by {@code factor}. */
-    public Ceilings withBandwidthScale(Machine machine, int tenants, Link parallelLink, double factor) {
-        return new Ceilings(basis, machine.device(), machine.host(), parallelLink, machine.link(Link.Kind.HOST),
-                bandwidthShare(machine, tenants), 1.0 / tenants, factor);
+    /**
+     * The same ceilings with every memory bandwidth (device and host, not links) multiplied by {@code factor}
+     * (relative to the machine's: a scaled copy of a scaled copy does not compound). Copies two small arrays:
+     * a bandwidth sweep makes one per point.
+     */
+    public Ceilings withBandwidthScale(double factor) {
+        return new Ceilings(this, factor);
+    }
+
+    private Ceilings(Ceilings base, double factor) {
+        basis = base.basis;
+        bandwidthScale = factor;
+        computeShare = base.computeShare;
+        System.arraycopy(base.productLogs, 0, productLogs, 0, PRECISIONS);
+        System.arraycopy(base.productLayouts, 0, productLayouts, 0, PRECISIONS);
+        System.arraycopy(base.productRates, 0, productRates, 0, PRECISIONS);
+        System.arraycopy(base.gemmFlopsPerSecond, 0, gemmFlopsPerSecond, 0, PRECISIONS);
+        System.arraycopy(base.sparseFlopsPerSecond, 0, sparseFlopsPerSecond, 0, PRECISIONS);
+        System.arraycopy(base.peakFlopsPerSecond, 0, peakFlopsPerSecond, 0, PRECISIONS);
+        System.arraycopy(base.hasSparse, 0, hasSparse, 0, PRECISIONS);
+        System.arraycopy(base.flopsByKind, 0, flopsByKind, 0, flopsByKind.length);
+        rateOperations = base.rateOperations;
+        rateLogRowLengths = base.rateLogRowLengths;
+        rateElementsPerSecond = base.rateElementsPerSecond;
+        vectorFlopsPerSecond = base.vectorFlopsPerSecond;
+        attentionFractionOfGemm = base.attentionFractionOfGemm;
+        tierCapacityBytes = base.tierCapacityBytes;
+        tierCapacity = base.tierCapacity;
+        tierBytesPerSecond = new double[base.tierBytesPerSecond.length][];
+        tierRate = new double[base.tierRate.length];
+        for (int t = 0; t < tierBytesPerSecond.length; t++) {
+            tierBytesPerSecond[t] = new double[PATTERNS];
+            for (int p = 0; p < PATTERNS; p++) {
+                tierBytesPerSecond[t][p] = base.tierBytesPerSecond[t][p] / base.bandwidthScale * factor;
+                tierRate[t * PATTERNS + p] = tierBytesPerSecond[t][p];
+            }
+        }
+        for (int p = 0; p < PATTERNS; p++) {
+            hostBytesPerSecond[p] = base.hostBytesPerSecond[p] / base.bandwidthScale * factor;
+        }
+        hostFlopsPerSecond = base.hostFlopsPerSecond;
+        parallelLinkBytesPerSecond = base.parallelLinkBytesPerSecond;
+        parallelLinkLatencySeconds = base.parallelLinkLatencySeconds;
+        hostLinkBytesPerSecond = base.hostLinkBytesPerSecond;
+        hostLinkLatencySeconds = base.hostLinkLatencySeconds;
     }
 
     public static double bandwidthShare(Machine machine, int tenants) {

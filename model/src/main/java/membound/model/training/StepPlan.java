@@ -26,7 +26,7 @@ public record StepPlan(Workload workload, TrainingSetup setup, OperationList row
                        List<String> notes) {
 
     public StepPlan {
-        notes = List.copyOf(notes);
+        notes = notes.isEmpty() ? List.of() : List.copyOf(notes);
     }
 
     /** The step's operations as records, in order: forward, backward, recompute, then the rest. */

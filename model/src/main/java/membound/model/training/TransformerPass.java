@@ -87,8 +87,10 @@ public final class TransformerPass {
         this.forward = ops;
         this.backward = ops;
         FineTuning ft = settings.fineTuning();
-        for (LoraTarget target : LORA_TARGETS) {
-            adapted[target.ordinal()] = ft.adapters() && ft.targets(target);
+        if (ft.adapters()) {
+            for (LoraTarget target : LORA_TARGETS) {
+                adapted[target.ordinal()] = ft.targets(target);
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -41,7 +42,10 @@ import membound.model.workload.Transformer;
  * checkpointing mode, DGX Spark, H100 and GH200 datasheet entries. {@code predict} is everything
  * {@code membound predict} prints (both bases, four bandwidth-sensitivity evaluations, the memory
  * footprint and its advice, the operation table); {@code step} is one basis only, the sweep path;
- * {@code decode} a decode prediction.
+ * {@code decode} a decode prediction; {@code step32Layers} the step of Llama-3.1-8B (32 layers) in 24
+ * setups on three machines, the figure issue 18 asks for (at least 1,000,000 per second on one core), and
+ * {@code bandwidthSweep32Layers} the same steps each evaluated at 64 bandwidths, as the report's
+ * bandwidth map runs them.
  *
  * <p>Expect a few microseconds per prediction once compiled: a step is about forty operations
  * (each counted once per layer kind, repeated by count), so the cost does not grow with the number
@@ -64,6 +68,16 @@ public class PredictionBenchmark {
 
     private final List<Case> cases = new ArrayList<>();
     private int next;
+    /** Llama-3.1-8B (32 layers) in 24 setups on three machines: the issue's sweep workload. */
+    private final List<Case> llama = new ArrayList<>();
+    private int nextLlama;
+    private static final double[] SCALES = new double[64];
+
+    static {
+        for (int i = 0; i < SCALES.length; i++) {
+            SCALES[i] = Math.pow(2, -3 + 6.0 * i / (SCALES.length - 1));
+        }
+    }
 
     @Setup
     public void setUp() {
@@ -87,6 +101,18 @@ public class PredictionBenchmark {
                 cases.add(new Case(Presets.get(model), setup, machines[i % 3], decode));
             }
         }
+        Transformer eight = Presets.get("llama-3.1-8b");
+        for (int k = 0; k < 24; k++) {
+            TrainingSetup setup = TrainingSetup.builder()
+                    .tokens(1_000_000_000L)
+                    .sequenceLength(k % 2 == 0 ? 2048 : 8192)
+                    .microBatchSize(1 + k % 4)
+                    .gradientAccumulation(1 + (k / 3) % 8)
+                    .checkpointing(Checkpointing.values()[k % 3])
+                    .fineTuning(tunings[(k / 8) % 3])
+                    .build();
+            llama.add(new Case(eight, setup, machines[(k / 3) % 3], null));
+        }
     }
 
     private Case nextCase() {
@@ -105,6 +131,26 @@ public class PredictionBenchmark {
     public StepResult step() {
         Case c = nextCase();
         return Estimator.step(c.model(), c.setup(), c.machine(), Basis.MEASURED);
+    }
+
+    /** The issue's figure: one step of a 32-layer model (Llama-3.1-8B), planned and evaluated, per call. */
+    @Benchmark
+    public StepResult step32Layers() {
+        Case c = llama.get(nextLlama);
+        nextLlama = nextLlama + 1 == llama.size() ? 0 : nextLlama + 1;
+        return Estimator.step(c.model(), c.setup(), c.machine(), Basis.MEASURED);
+    }
+
+    /**
+     * A bandwidth sweep of the same model: one plan evaluated at 64 bandwidths per call; JMH counts each
+     * bandwidth as one prediction.
+     */
+    @Benchmark
+    @OperationsPerInvocation(64)
+    public double[] bandwidthSweep32Layers() {
+        Case c = llama.get(nextLlama);
+        nextLlama = nextLlama + 1 == llama.size() ? 0 : nextLlama + 1;
+        return Estimator.bandwidthSweep(c.model(), c.setup(), c.machine(), SCALES);
     }
 
     @Benchmark

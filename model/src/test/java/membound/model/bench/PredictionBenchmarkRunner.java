@@ -17,7 +17,8 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 
 /**
  * Runs {@link PredictionBenchmark} through JMH when asked ({@code -Dmembound.jmh=true}); skipped in
- * an ordinary build, which must stay fast. Writes JMH's JSON to {@code target/jmh-prediction.json}
+ * an ordinary build, which must stay fast; {@code -Dmembound.jmh.include=REGEX} runs only the benchmark
+ * methods whose names match. Writes JMH's JSON to {@code target/jmh-prediction.json}
  * and the predictions per second, with the seconds 100,000 take, to {@code target/jmh-prediction.txt}.
  */
 class PredictionBenchmarkRunner {
@@ -26,7 +27,7 @@ class PredictionBenchmarkRunner {
     void runPredictionBenchmark() throws RunnerException, IOException {
         assumeTrue(Boolean.getBoolean("membound.jmh"), "set -Dmembound.jmh=true to run the JMH benchmark");
         Options options = new OptionsBuilder()
-                .include(PredictionBenchmark.class.getName())
+                .include(PredictionBenchmark.class.getName() + "\\." + System.getProperty("membound.jmh.include", ".*"))
                 .result(System.getProperty("membound.jmh.result", "target/jmh-prediction.json"))
                 .resultFormat(org.openjdk.jmh.results.format.ResultFormatType.JSON)
                 .build();
