@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
+import membound.cli.command.AnswerCommand;
 import membound.cli.command.CalibrateCommand;
 import membound.cli.command.CompareCommand;
 import membound.cli.command.FleetCommand;
@@ -34,6 +35,7 @@ import membound.vocabulary.BadInputException;
                 FleetCommand.class,
                 PredictCommand.class,
                 ReportCommand.class,
+                AnswerCommand.class,
                 ValidateCommand.class,
         })
 public final class Membound implements Runnable {

@@ -62,11 +62,13 @@ public final class FitAdvisor {
         if (advice.isEmpty()) {
             // Stack them, least intrusive first.
             TrainingSetup stacked = setup;
-            StringBuilder flags = new StringBuilder();
+            // A later candidate that sets the same option (--finetune qlora after --finetune lora) replaces it.
+            java.util.Map<String, String> flags = new java.util.LinkedHashMap<>();
             for (Candidate c : singles) {
                 stacked = apply(stacked, c.setup, setup);
-                flags.append(flags.length() == 0 ? "" : " ").append(c.flags);
-                if (addIfFits(workload, machine, new Candidate(flags.toString(), stacked), current, advice)) {
+                flags.put(c.flags.split(" ")[0], c.flags);
+                if (addIfFits(workload, machine, new Candidate(String.join(" ", flags.values()), stacked), current,
+                        advice)) {
                     break;
                 }
             }

@@ -27,7 +27,7 @@ public final class Presets {
     /** Preset names in the order {@code predict --help} lists them. */
     public static final List<String> NAMES = List.of(
             "gpt2", "gpt2-xl", "llama-3.2-1b", "llama-3.2-3b", "llama-3.1-8b", "llama-3.3-70b",
-            "qwen2.5-7b", "mixtral-8x7b", "gpt-oss-20b");
+            "qwen2.5-7b", "mixtral-8x7b", "gpt-oss-20b", "llama-3.1-405b");
 
     private static final Map<String, String> ALIASES = Map.ofEntries(
             Map.entry("gpt2-124m", "gpt2"),

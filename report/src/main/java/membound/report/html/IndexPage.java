@@ -45,7 +45,7 @@ public final class IndexPage {
 
     private static final List<AccessPattern> DRAM_ACCESSES = List.of(AccessPattern.READ, AccessPattern.COPY, AccessPattern.TRIAD);
 
-    private static final String CSS = """
+    static final String CSS = """
             :root { --ink: #222; --muted: #666; --rule: #ddd; --accent: #0072b2; --warn: #d55e00; }
             * { box-sizing: border-box; }
             body { margin: 0; background: #f6f7f9; color: var(--ink);
@@ -447,7 +447,7 @@ public final class IndexPage {
         h.append("</nav>\n");
     }
 
-    private static void figure(StringBuilder h, Figure.Drawn d) {
+    static void figure(StringBuilder h, Figure.Drawn d) {
         h.append("<figure id=\"").append(d.stem()).append("\">\n<h2>").append(escape(d.title())).append("</h2>\n")
                 .append("<img src=\"").append(d.stem()).append(".svg\" width=\"").append(ChartStyle.WIDTH_PIXELS)
                 .append("\" height=\"").append(ChartStyle.HEIGHT_PIXELS).append("\" alt=\"").append(escape(d.title()))
