@@ -126,6 +126,21 @@ class BadInputCatalogueTest {
                 "import", "--format", "stream9", "@out.txt", "--into", "@a.json"));
         cases.add(of("report", "existing non-empty output", "out", Map.of("a.json", example, "made/keep.txt", "mine"),
                 "report", "--profile", "@a.json", "--out", "@made"));
+        cases.add(of("answer", "existing non-empty output", "out", Map.of("a.json", example, "made/keep.txt", "mine"),
+                "answer", "--profile", "@a.json", "--model", "gpt2", "--out", "@made"));
+        cases.add(of("answer", "no profile", "profile", "answer", "--model", "gpt2", "--out", "@ans"));
+        cases.add(of("answer", "no model", "model", Map.of("a.json", example), "answer", "--profile", "@a.json",
+                "--out", "@ans"));
+        cases.add(of("answer", "an mlp", "model", Map.of("a.json", example), "answer", "--profile", "@a.json",
+                "--mlp", "784,10", "--out", "@ans"));
+        cases.add(of("answer", "decode", "decode", Map.of("a.json", example), "answer", "--profile", "@a.json",
+                "--model", "gpt2", "--decode", "--out", "@ans"));
+        cases.add(of("answer", "no users", "users=0", Map.of("a.json", example), "answer", "--profile", "@a.json",
+                "--model", "gpt2", "--users", "0", "--out", "@ans"));
+        cases.add(of("answer", "unknown size preset", "llama-9", Map.of("a.json", example), "answer", "--profile",
+                "@a.json", "--model", "gpt2", "--sizes", "gpt2,llama-9", "--out", "@ans"));
+        cases.add(of("answer", "unknown compared machine", "did you mean", Map.of("a.json", example), "answer",
+                "--profile", "@a.json", "--model", "gpt2", "--compare", "h10", "--out", "@ans"));
         // Profile JSON.
         cases.add(of("profile", "empty file", "bad.json", Map.of("bad.json", ""), "show", "@bad.json"));
         cases.add(of("profile", "garbage", "bad.json", Map.of("bad.json", "\u0000\u0001garbage{"), "show", "@bad.json"));
