@@ -69,6 +69,11 @@ public final class Ceilings {
     private final double bandwidthScale;
     /** {@link #flopsPerSecond} by an operation's kind (kernel, precision, placement: {@link OperationList#kindIndex}). */
     private final double[] flopsByKind = new double[OperationList.KINDS];
+    /** 1 / {@link #flopsByKind}: what a row's FLOPs are multiplied by. */
+    private final double[] secondsPerFlopByKind = new double[OperationList.KINDS];
+    /** 1 / {@link #tierRate}. */
+    private double[] tierSecondsPerByte;
+    private final double[] hostSecondsPerByte = new double[PATTERNS];
     /** The tiers' capacities and their rates per pattern, flat: what every operation's memory time reads. */
     private final double[] tierCapacity;
     private final double[] tierRate;
@@ -149,6 +154,20 @@ public final class Ceilings {
             tierCapacity[t] = tierCapacityBytes[t];
             System.arraycopy(tierBytesPerSecond[t], 0, tierRate, t * PATTERNS, PATTERNS);
         }
+        reciprocals();
+    }
+
+    private void reciprocals() {
+        for (int k = 0; k < flopsByKind.length; k++) {
+            secondsPerFlopByKind[k] = 1 / flopsByKind[k];
+        }
+        tierSecondsPerByte = new double[tierRate.length];
+        for (int k = 0; k < tierRate.length; k++) {
+            tierSecondsPerByte[k] = 1 / tierRate[k];
+        }
+        for (int p = 0; p < PATTERNS; p++) {
+            hostSecondsPerByte[p] = 1 / hostBytesPerSecond[p];
+        }
     }
 
     private void flattenProducts(int precision, List<ProductCeiling> measured) {
@@ -226,6 +245,7 @@ public final class Ceilings {
         parallelLinkLatencySeconds = base.parallelLinkLatencySeconds;
         hostLinkBytesPerSecond = base.hostLinkBytesPerSecond;
         hostLinkLatencySeconds = base.hostLinkLatencySeconds;
+        reciprocals();
     }
 
     public static double bandwidthShare(Machine machine, int tenants) {
@@ -299,7 +319,8 @@ public final class Ceilings {
             return shapedGemmSeconds(ops, i, code, count, n[at + OperationList.FLOPS]);
         }
         double flops = n[at + OperationList.FLOPS];
-        return flops == 0 ? 0 : count * flops / flopsByKind[OperationList.kindIndex(code)];
+        // Times a reciprocal, not over a rate: a division costs several multiplications, and a step has one per row.
+        return flops == 0 ? 0 : count * flops * secondsPerFlopByKind[OperationList.kindIndex(code)];
     }
 
     /** A GEMM's products, each shape's share of the FLOPs at the rate of the nearest measured product. */
@@ -372,6 +393,20 @@ public final class Ceilings {
     /** Bandwidth of the smallest tier the working set fits in (main memory if none). */
     public double bytesPerSecond(AccessPattern pattern, double workingSetBytes, Placement placement) {
         return bytesPerSecond(pattern.ordinal(), workingSetBytes, placement.ordinal());
+    }
+
+    /** 1 / {@link #bytesPerSecond(int, double, int)}. */
+    double secondsPerByte(int pattern, double workingSetBytes, int placement) {
+        if (placement == HOST) {
+            return hostSecondsPerByte[pattern];
+        }
+        double[] capacity = tierCapacity;
+        int last = capacity.length - 1;
+        int t = 0;
+        while (t < last && workingSetBytes > capacity[t]) {
+            t++;
+        }
+        return tierSecondsPerByte[t * PATTERNS + pattern];
     }
 
     double bytesPerSecond(int pattern, double workingSetBytes, int placement) {

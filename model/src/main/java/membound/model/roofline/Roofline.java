@@ -60,7 +60,7 @@ public final class Roofline {
         double bytes = n[at + OperationList.BYTES_READ] + n[at + OperationList.BYTES_WRITTEN];
         int code = ops.codes[i];
         return bytes == 0 ? 0 : n[at + OperationList.COUNT] * bytes
-                / ceilings.bytesPerSecond(OperationList.patternOf(code), bytes, OperationList.placementOf(code));
+                * ceilings.secondsPerByte(OperationList.patternOf(code), bytes, OperationList.placementOf(code));
     }
 
     /** Seconds of every operation, in order, and the sums a step needs. */
