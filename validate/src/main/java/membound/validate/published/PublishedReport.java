@@ -44,15 +44,15 @@ public final class PublishedReport {
         out.append("\nfitted terms (fitted on the fit rows only, by the median |log(predicted/published)|, measured "
                 + "basis where the hardware has one):\n");
         for (Term t : result.terms()) {
-            out.append(String.format(Locale.ROOT, "  %-44s %8.4f  %s; fitted on %s%n", t.name(), t.value(),
+            out.append(String.format(Locale.ROOT, "  %-44s %8.4f %-2s %s; fitted on %s%n", t.name(), t.value(), t.unit(),
                     t.meaning(), t.fittedOn().isEmpty() ? "no row" : String.join(", ", t.fittedOn())));
         }
         out.append("\nheld-out rows, median |error| by kind (measured basis; datasheet basis; the basis each row has):\n");
         for (KindSummary s : result.summaries()) {
             out.append(String.format(Locale.ROOT, "  %-9s %2d held out (%2d fit): measured %7s, datasheet %7s, "
                             + "either %7s; target %s: %s%n",
-                    s.kind().label(), s.heldOut(), s.fit(), percent(s.medianMeasured()), percent(s.medianDatasheet()),
-                    percent(s.medianPrimary()), percent(s.target()),
+                    s.kind().label(), s.heldOut(), s.fit(), magnitude(s.medianMeasured()),
+                    magnitude(s.medianDatasheet()), magnitude(s.medianPrimary()), magnitude(s.target()),
                     Double.isNaN(s.medianPrimary()) ? "no held-out row" : s.medianPrimary() <= s.target() ? "met"
                             : "NOT met"));
         }
@@ -97,6 +97,7 @@ public final class PublishedReport {
             ObjectNode n = terms.addObject();
             n.put("name", t.name());
             n.put("value", t.value());
+            n.put("unit", t.unit());
             n.put("meaning", t.meaning());
             ArrayNode on = n.putArray("fittedOn");
             t.fittedOn().forEach(on::add);
@@ -136,6 +137,10 @@ public final class PublishedReport {
 
     private static String percent(double v) {
         return Double.isFinite(v) ? String.format(Locale.ROOT, "%+.1f%%", 100 * v) : "-";
+    }
+
+    private static String magnitude(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.1f%%", 100 * v) : "-";
     }
 
     private static String shorten(String s, int width) {

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.DoubleUnaryOperator;
 
 import membound.model.Estimator;
 import membound.model.decode.DecodeEstimator;
@@ -93,29 +92,17 @@ public final class PublishedValidation {
             prepared.add(prepare(row));
         }
         List<Term> terms = new ArrayList<>();
-        Map<String, Double> scales = new LinkedHashMap<>();
-        // Decode: one bandwidth efficiency for every engine.
-        fit(terms, scales, prepared, p -> p.row.kind() == Kind.DECODE, "decode.bandwidth-efficiency", "",
-                "fraction of the basis's memory bandwidth that decode kernels reach (every engine)");
-        // Prefill: GEMM efficiency per engine, at the engine's GEMM precision.
-        for (String engine : engines(prepared, Kind.PREFILL)) {
-            fit(terms, scales, prepared, p -> p.row.kind() == Kind.PREFILL && p.row.engine().equals(engine),
-                    "prefill.gemm-efficiency." + engine, "",
-                    "fraction of the ceiling at " + engine + "'s GEMM precision its prefill reaches");
-        }
-        // Training: compute efficiency per trainer, then the per-operation overhead of all trainers.
-        for (String trainer : engines(prepared, Kind.TRAINING)) {
-            fit(terms, scales, prepared, p -> p.row.kind() == Kind.TRAINING && p.row.engine().equals(trainer),
-                    "training.compute-efficiency." + trainer, "",
-                    "fraction of the GEMM ceiling " + trainer + "'s compute-bound forward/backward/recompute "
-                            + "operations reach");
+        Map<String, double[]> values = new LinkedHashMap<>();
+        for (Kind kind : Kind.values()) {
+            for (String engine : engines(prepared, kind)) {
+                fit(terms, values, prepared, kind, engine);
+            }
         }
         List<RowResult> results = new ArrayList<>();
         for (Prepared p : prepared) {
-            double scale = scales.getOrDefault(p.termName(), 1.0);
-            results.add(new RowResult(p.row, p.measured.applyAsDouble(1), p.datasheet.applyAsDouble(1),
-                    p.measured.applyAsDouble(scale), p.datasheet.applyAsDouble(scale),
-                    String.format(java.util.Locale.ROOT, "%s = %.4f", p.termName(), scale), p.basisNote));
+            double[] v = values.get(p.group());
+            results.add(new RowResult(p.row, p.measured.at(1, 0), p.datasheet.at(1, 0), p.measured.at(v[0], v[1]),
+                    p.datasheet.at(v[0], v[1]), describe(p.row.kind(), p.group(), v), p.basisNote));
         }
         List<KindSummary> summaries = new ArrayList<>();
         for (Kind kind : Kind.values()) {
@@ -147,22 +134,33 @@ public final class PublishedValidation {
         return new Result(results, terms, summaries);
     }
 
-    /** A row ready to predict at any value of its term: the prediction as a function of the term's scale. */
-    private record Prepared(PublishedRow row, DoubleUnaryOperator measured, DoubleUnaryOperator datasheet,
-                            boolean hasMeasured, String basisNote) {
+    /** A prediction as a function of its group's two fitted values (the second unused by decode and prefill). */
+    @FunctionalInterface
+    interface Model {
+        double at(double first, double second);
+    }
 
-        String termName() {
-            return switch (row.kind()) {
-                case DECODE -> "decode.bandwidth-efficiency";
-                case PREFILL -> "prefill.gemm-efficiency." + row.engine();
-                case TRAINING -> "training.compute-efficiency." + row.engine();
-            };
+    /** A row ready to predict at any value of its terms. */
+    private record Prepared(PublishedRow row, Model measured, Model datasheet, boolean hasMeasured, String basisNote) {
+
+        /** The terms a row shares with the others of its kind and engine. */
+        String group() {
+            return row.kind().label() + "." + row.engine();
         }
 
         /** The basis a term is fitted on: measured where the hardware has it. */
-        double fitted(double scale) {
-            return hasMeasured ? measured.applyAsDouble(scale) : datasheet.applyAsDouble(scale);
+        double fitted(double first, double second) {
+            return hasMeasured ? measured.at(first, second) : datasheet.at(first, second);
         }
+    }
+
+    private static String describe(Kind kind, String group, double[] v) {
+        return switch (kind) {
+            case DECODE -> String.format(java.util.Locale.ROOT, "%s.bandwidth-efficiency = %.4f", group, v[0]);
+            case PREFILL -> String.format(java.util.Locale.ROOT, "%s.gemm-efficiency = %.4f", group, v[0]);
+            case TRAINING -> String.format(java.util.Locale.ROOT, "%s.compute-efficiency = %.4f, "
+                    + "%s.per-operation = %.2f us", group, v[0], group, v[1] * 1e6);
+        };
     }
 
     private static List<String> engines(List<Prepared> prepared, Kind kind) {
@@ -175,38 +173,72 @@ public final class PublishedValidation {
         return engines;
     }
 
-    private static void fit(List<Term> terms, Map<String, Double> scales, List<Prepared> prepared,
-                            java.util.function.Predicate<Prepared> which, String name, String unit, String meaning) {
+    /** Per-operation overheads searched for training: 0 and 0.1 us to 1 ms, log-spaced. */
+    private static final double[] PER_OPERATION = perOperationGrid();
+
+    private static double[] perOperationGrid() {
+        double[] grid = new double[41];
+        for (int i = 1; i < grid.length; i++) {
+            grid[i] = 1e-7 * Math.pow(10_000, (i - 1) / 39.0);
+        }
+        return grid;
+    }
+
+    /**
+     * Fits one group's terms on its fit rows: the value(s) with the least median |log(predicted/published)|.
+     * Efficiencies are searched over 0.01 .. 1 (a kernel does not beat the ceiling it is measured against), the
+     * decode bandwidth efficiency over 0.01 .. 1.5 (the measured basis's read kernel is not the fastest possible).
+     */
+    private static void fit(List<Term> terms, Map<String, double[]> values, List<Prepared> prepared, Kind kind,
+                            String engine) {
         List<Prepared> rows = new ArrayList<>();
+        String group = kind.label() + "." + engine;
         for (Prepared p : prepared) {
-            if (which.test(p) && !p.row.heldOut() && Double.isFinite(p.fitted(1))) {
+            if (p.group().equals(group) && !p.row.heldOut() && Double.isFinite(p.fitted(1, 0))) {
                 rows.add(p);
             }
         }
         List<String> ids = new ArrayList<>();
         rows.forEach(p -> ids.add(p.row.id()));
-        if (rows.isEmpty()) {
-            terms.add(new Term(name, 1, unit, meaning + " (no fit row: left at 1)", List.of()));
-            scales.put(name, 1.0);
-            return;
-        }
-        // Log-spaced search over 0.01 .. 2: each prediction is monotone in its scale, the objective is not smooth.
+        double top = kind == Kind.DECODE ? 1.5 : 1.0;
+        double[] seconds = kind == Kind.TRAINING ? PER_OPERATION : new double[] {0};
         double best = 1;
+        double bestSecond = 0;
         double bestCost = Double.POSITIVE_INFINITY;
-        for (int i = 0; i <= GRID; i++) {
-            double scale = Math.exp(Math.log(0.01) + (Math.log(2) - Math.log(0.01)) * i / GRID);
-            double[] errors = new double[rows.size()];
-            for (int j = 0; j < rows.size(); j++) {
-                errors[j] = Math.abs(Math.log(rows.get(j).fitted(scale) / rows.get(j).row.published()));
-            }
-            double cost = median(errors);
-            if (cost < bestCost - 1e-12) {
-                bestCost = cost;
-                best = scale;
+        if (!rows.isEmpty()) {
+            for (double second : seconds) {
+                for (int i = 0; i <= GRID; i++) {
+                    double scale = Math.exp(Math.log(0.01) + (Math.log(top) - Math.log(0.01)) * i / GRID);
+                    double[] errors = new double[rows.size()];
+                    for (int j = 0; j < rows.size(); j++) {
+                        errors[j] = Math.abs(Math.log(rows.get(j).fitted(scale, second) / rows.get(j).row.published()));
+                    }
+                    double cost = median(errors);
+                    if (cost < bestCost - 1e-12) {
+                        bestCost = cost;
+                        best = scale;
+                        bestSecond = second;
+                    }
+                }
             }
         }
-        terms.add(new Term(name, best, unit, meaning, List.copyOf(ids)));
-        scales.put(name, best);
+        values.put(group, new double[] {best, bestSecond});
+        String none = rows.isEmpty() ? " (no fit row: left at 1)" : "";
+        switch (kind) {
+            case DECODE -> terms.add(new Term(group + ".bandwidth-efficiency", best, "",
+                    "fraction of the basis's memory bandwidth " + engine + "'s decode reaches" + none, ids));
+            case PREFILL -> terms.add(new Term(group + ".gemm-efficiency", best, "",
+                    "fraction of the ceiling at " + engine + "'s GEMM precision (engines.tsv) its prefill GEMMs reach; "
+                            + "weight and KV traffic added to, not overlapped with, the GEMM time" + none, ids));
+            case TRAINING -> {
+                terms.add(new Term(group + ".compute-efficiency", best, "",
+                        "fraction of the GEMM ceiling " + engine + "'s compute-bound forward, backward and recompute "
+                                + "operations reach (Overheads.computeEfficiency)" + none, ids));
+                terms.add(new Term(group + ".per-operation", bestSecond * 1e6, "us",
+                        "fixed cost per operation run: launch, dispatch, synchronisation (Overheads.perOperationSeconds)"
+                                + none, ids));
+            }
+        }
     }
 
     private static Prepared prepare(PublishedRow row) {
@@ -214,37 +246,58 @@ public final class PublishedValidation {
         boolean hasMeasured = hasMeasuredBasis(machine);
         Transformer tf = PublishedSet.model(row);
         return switch (row.kind()) {
-            case DECODE, PREFILL -> inference(row, tf, machine, hasMeasured);
+            case DECODE -> decode(row, tf, machine, hasMeasured);
+            case PREFILL -> prefill(row, tf, machine, hasMeasured);
             case TRAINING -> training(row, tf, machine, hasMeasured);
         };
     }
 
-    private static Prepared inference(PublishedRow row, Transformer tf, Machine machine, boolean hasMeasured) {
-        Engine engine = Engine.parse(row.engine());
-        WeightScheme weights = WeightScheme.parse(row.weights());
-        Engine.Gemm gemm = engine.gemm(tf, weights, machine.device());
-        boolean decode = row.kind() == Kind.DECODE;
-        int prompt = decode ? Math.max(1, row.context()) : row.tokens();
-        DecodeSetup setup = new DecodeSetup(Math.max(1, row.context()), row.batch(), prompt, weights, null,
-                gemm.precision(), 1);
-        String note = "GEMM in " + gemm.precision().label() + " (engines.tsv: " + gemm.rule().engine() + " "
+    private static DecodeSetup inferenceSetup(PublishedRow row, Engine.Gemm gemm, WeightScheme weights) {
+        int prompt = row.kind() == Kind.DECODE ? Math.max(1, row.context()) : row.tokens();
+        return new DecodeSetup(Math.max(1, row.context()), row.batch(), prompt, weights, null, gemm.precision(), 1);
+    }
+
+    private static String gemmNote(Engine.Gemm gemm) {
+        return "GEMM in " + gemm.precision().label() + " (engines.tsv: " + gemm.rule().engine() + " "
                 + gemm.rule().backend() + " " + gemm.family() + ")" + (gemm.note() == null ? "" : "; " + gemm.note());
-        DoubleUnaryOperator measured = scale -> {
-            if (!hasMeasured) {
-                return Double.NaN;
+    }
+
+    private static Prepared decode(PublishedRow row, Transformer tf, Machine machine, boolean hasMeasured) {
+        WeightScheme weights = WeightScheme.parse(row.weights());
+        Engine.Gemm gemm = Engine.parse(row.engine()).gemm(tf, weights, machine.device());
+        DecodeSetup setup = inferenceSetup(row, gemm, weights);
+        // Decode is memory-bound: the step's time scales as 1 / bandwidth efficiency; evaluate the roofline once.
+        var p = DecodeEstimator.predict(tf, setup, machine);
+        double measured = hasMeasured ? p.tokensPerSecond() : Double.NaN;
+        double datasheet = p.datasheetTokensPerSecond();
+        double share = p.memoryBoundShare();
+        Model m = (e, unused) -> measured / (share / e + (1 - share));
+        Model d = (e, unused) -> datasheet / (share / e + (1 - share));
+        return new Prepared(row, m, d, hasMeasured, gemmNote(gemm) + String.format(java.util.Locale.ROOT,
+                "; %.1f%% of the step memory-bound", 100 * share));
+    }
+
+    private static Prepared prefill(PublishedRow row, Transformer tf, Machine machine, boolean hasMeasured) {
+        WeightScheme weights = WeightScheme.parse(row.weights());
+        Engine.Gemm gemm = Engine.parse(row.engine()).gemm(tf, weights, machine.device());
+        DecodeSetup setup = inferenceSetup(row, gemm, weights).withWeights(weights.resolve(tf));
+        List<membound.model.roofline.Operation> ops = DecodeEstimator.prefill(tf, setup);
+        double[] compute = new double[2];
+        double[] memory = new double[2];
+        for (Basis basis : new Basis[] {Basis.MEASURED, Basis.DATASHEET}) {
+            Ceilings ceilings = Ceilings.of(machine, basis, 1, null);
+            for (var op : ops) {
+                var t = Roofline.time(op, ceilings);
+                compute[basis.ordinal()] += t.computeSeconds();
+                memory[basis.ordinal()] += t.memorySeconds() + t.linkSeconds();
             }
-            Machine m = decode ? machine.scaled(scale, 1, "decode bandwidth efficiency")
-                    : machine.scaled(1, scale, "prefill GEMM efficiency");
-            var p = DecodeEstimator.predict(tf, setup, m);
-            return decode ? p.tokensPerSecond() : row.batch() * prompt / p.prefillSeconds();
-        };
-        DoubleUnaryOperator datasheet = scale -> {
-            Machine m = decode ? machine.scaled(scale, 1, "decode bandwidth efficiency")
-                    : machine.scaled(1, scale, "prefill GEMM efficiency");
-            var p = DecodeEstimator.predict(tf, setup, m);
-            return decode ? p.datasheetTokensPerSecond() : row.batch() * prompt / p.datasheetPrefillSeconds();
-        };
-        return new Prepared(row, memo(measured), memo(datasheet), hasMeasured, note);
+        }
+        double tokens = (double) row.batch() * setup.promptTokens();
+        int mi = Basis.MEASURED.ordinal();
+        int di = Basis.DATASHEET.ordinal();
+        Model m = (e, unused) -> hasMeasured ? tokens / (compute[mi] / e + memory[mi]) : Double.NaN;
+        Model d = (e, unused) -> tokens / (compute[di] / e + memory[di]);
+        return new Prepared(row, m, d, hasMeasured, gemmNote(gemm));
     }
 
     private static Prepared training(PublishedRow row, Transformer tf, Machine machine, boolean hasMeasured) {
@@ -252,25 +305,30 @@ public final class PublishedValidation {
         StepPlan plan = Estimator.plan(tf, setup, machine);
         int devices = setup.parallelism().devices();
         double[] raw = new double[2];
-        double[] computeShare = new double[2];
+        double[] computeBound = new double[2];
+        double runs = 0;
         for (Basis basis : new Basis[] {Basis.MEASURED, Basis.DATASHEET}) {
             int b = basis.ordinal();
-            var step = Estimator.step(tf, setup, machine, basis);
-            raw[b] = step.stepSeconds();
+            raw[b] = Estimator.step(tf, setup, machine, basis).stepSeconds();
             Ceilings ceilings = Ceilings.of(machine, basis, setup.tenants(),
                     Estimator.parallelLink(machine, setup.parallelism()));
+            // Overheads(0.5, 0) adds exactly the compute-bound seconds once: what an efficiency e scales by (1/e - 1).
             Roofline.Evaluation eval = Roofline.evaluate(plan.operations(), ceilings);
-            // The compute-bound seconds that a compute efficiency e turns into seconds / e.
-            computeShare[b] = new Overheads(0.5, 0, "probe").addedSeconds(plan.operations(), eval);
+            computeBound[b] = new Overheads(0.5, 0, "probe").addedSeconds(plan.operations(), eval);
+            // Overheads(1, 1 s) adds exactly one second per operation run: the number of runs.
+            runs = new Overheads(1, 1, "count").addedSeconds(plan.operations(), eval);
         }
         double tokens = setup.tokensPerStep();
-        String note = "trainer " + row.engine() + ": " + setup.parallelism().devices() + " device(s), "
-                + row.parallel() + ", recompute " + row.recompute() + ", " + row.finetune();
-        DoubleUnaryOperator measured = scale -> !hasMeasured ? Double.NaN
-                : tokens / devices / (raw[Basis.MEASURED.ordinal()] + computeShare[Basis.MEASURED.ordinal()] * (1 / scale - 1));
-        DoubleUnaryOperator datasheet = scale ->
-                tokens / devices / (raw[Basis.DATASHEET.ordinal()] + computeShare[Basis.DATASHEET.ordinal()] * (1 / scale - 1));
-        return new Prepared(row, measured, datasheet, hasMeasured, note);
+        double operationRuns = runs;
+        String note = "trainer " + row.engine() + ": " + devices + " device(s), " + row.parallel() + ", recompute "
+                + row.recompute() + ", " + row.finetune() + String.format(java.util.Locale.ROOT,
+                ", %.0f operation runs per step", operationRuns);
+        int mi = Basis.MEASURED.ordinal();
+        int di = Basis.DATASHEET.ordinal();
+        Model m = (e, tau) -> !hasMeasured ? Double.NaN
+                : tokens / devices / (raw[mi] + computeBound[mi] * (1 / e - 1) + operationRuns * tau);
+        Model d = (e, tau) -> tokens / devices / (raw[di] + computeBound[di] * (1 / e - 1) + operationRuns * tau);
+        return new Prepared(row, m, d, hasMeasured, note);
     }
 
     static TrainingSetup trainingSetup(PublishedRow row) {
@@ -326,11 +384,6 @@ public final class PublishedValidation {
             }
         }
         return false;
-    }
-
-    private static DoubleUnaryOperator memo(DoubleUnaryOperator f) {
-        Map<Double, Double> cache = new java.util.HashMap<>();
-        return x -> cache.computeIfAbsent(x, f::applyAsDouble);
     }
 
     static double median(List<Double> values) {
