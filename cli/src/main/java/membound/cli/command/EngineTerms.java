@@ -42,10 +42,13 @@ record EngineTerms(Engine engine, PublishedValidation.Term bandwidth, PublishedV
                 setup.weights(), setup.kvCache(), g.precision(), setup.tenants());
         double bw = bandwidth == null ? 1 : bandwidth.value();
         double compute = gemm == null ? 1 : gemm.value();
-        String why = String.format(Locale.ROOT, "engine %s: GEMMs in %s (engines.tsv: %s); %s; %s", engine.id(),
+        String why = String.format(Locale.ROOT, "engine %s: bandwidth x%.4f, compute x%.4f (validate --published)",
+                engine.id(), bw, compute);
+        String detail = String.format(Locale.ROOT, "engine %s: GEMMs in %s (engines.tsv: %s); %s; %s", engine.id(),
                 g.precision().label(), g.rule().source(), describe(bandwidth, "bandwidth x"),
                 describe(gemm, "compute x"));
-        Machine scaled = machine.scaled(bw, compute, g.note() == null ? why : why + "; " + g.note());
+        Machine scaled = machine.scaled(bw, compute, why);
+        scaled = scaled.withDevice(scaled.device(), g.note() == null ? detail : detail + "; " + g.note());
         return DecodeEstimator.predict(tf, inEngine, scaled);
     }
 
