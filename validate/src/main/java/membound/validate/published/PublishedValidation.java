@@ -335,18 +335,24 @@ public final class PublishedValidation {
         Parallelism parallelism = Parallelism.SINGLE;
         if (!row.parallel().equals("-")) {
             int dp = 1;
+            int tp = 1;
+            int pp = 1;
             int zero = 0;
             for (String part : row.parallel().split(",")) {
                 if (part.startsWith("dp")) {
                     dp = Integer.parseInt(part.substring(2));
+                } else if (part.startsWith("tp")) {
+                    tp = Integer.parseInt(part.substring(2));
+                } else if (part.startsWith("pp")) {
+                    pp = Integer.parseInt(part.substring(2));
                 } else if (part.startsWith("zero")) {
                     zero = Integer.parseInt(part.substring(4));
                 } else {
-                    throw new BadInputException("published.tsv line " + row.line() + ": parallel must be dpN[,zeroS]: "
+                    throw new BadInputException("published.tsv line " + row.line() + ": parallel must be dpN[,tpN][,ppN][,zeroS]: "
                             + "parallel=" + row.parallel());
                 }
             }
-            parallelism = new Parallelism(dp, 1, 1, zero, null);
+            parallelism = new Parallelism(dp, tp, pp, zero, null);
         }
         Precision precision = Precision.parse(row.weights());
         FineTuning fineTuning = switch (row.finetune()) {
