@@ -203,7 +203,7 @@ class PredictCommandTest {
                 "Q8_0,experts=MXFP4", "--engine", "llama.cpp");
         assertEquals(0, plain.status(), plain.err());
         assertEquals(0, engine.status(), engine.err());
-        assertTrue(engine.out().contains("engine llama.cpp: GEMMs in fp8 (engines.tsv"), engine.out());
+        assertTrue(engine.out().contains("engine llama.cpp: GEMMs in fp4 (engines.tsv"), engine.out());
         assertTrue(engine.out().contains("decode.llama.cpp.bandwidth-efficiency, fitted by 'membound validate "
                 + "--published' on d2"), engine.out());
         assertTrue(!plain.out().equals(engine.out()), "the engine changes the prediction");

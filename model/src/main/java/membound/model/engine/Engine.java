@@ -83,16 +83,18 @@ public record Engine(String id, List<Rule> rules) {
         WeightFormat format = resolved.format(tf.experts().sparse() ? TensorKind.EXPERTS : TensorKind.DENSE_MLP);
         String family = family(format, resolved);
         String backend = backend(device);
-        for (Rule r : rules) {
-            if (r.backend().equals(backend) && r.formats().contains(family)) {
-                Precision p = r.gemm();
-                String note = null;
-                if (p == Precision.INT8 && !device.compute().containsKey(Precision.INT8)) {
-                    p = Precision.FP8;
-                    note = device.name() + " has no INT8 ceiling: int8 MMA at its FP8 rate (table row: " + r.engine()
-                            + " " + r.backend() + ")";
+        for (String tried : backend.equals(BLACKWELL) ? List.of(BLACKWELL, "cuda") : List.of(backend)) {
+            for (Rule r : rules) {
+                if (r.backend().equals(tried) && r.formats().contains(family)) {
+                    Precision p = r.gemm();
+                    String note = null;
+                    if (p == Precision.INT8 && !device.compute().containsKey(Precision.INT8)) {
+                        p = Precision.FP8;
+                        note = device.name() + " has no INT8 ceiling: int8 MMA at its FP8 rate (table row: "
+                                + r.engine() + " " + r.backend() + ")";
+                    }
+                    return new Gemm(p, family, r, note);
                 }
-                return new Gemm(p, family, r, note);
             }
         }
         throw new BadInputException("engine " + id + " has no rule for " + family + " weights on a " + backend
@@ -128,12 +130,21 @@ public record Engine(String id, List<Rule> rules) {
                 + "AWQ/GPTQ int4, FP8, BF16/F16, F32): weights=" + format.name());
     }
 
-    /** Apple GPUs run Metal kernels; every other GPU in the catalog runs CUDA. */
+    private static final String BLACKWELL = "cuda-blackwell";
+
+    /**
+     * Apple GPUs run Metal kernels; Blackwell GPUs (GB10, B200, GeForce RTX 50) CUDA with the Blackwell rules
+     * tried first; every other GPU in the catalog CUDA.
+     */
     static String backend(Device device) {
         if (device.kind() != DeviceKind.GPU) {
             throw new BadInputException("an engine's GEMM rules are for GPUs: device=" + device.id());
         }
-        return device.name().toLowerCase(Locale.ROOT).contains("apple") ? "metal" : "cuda";
+        String name = device.name().toLowerCase(Locale.ROOT);
+        if (name.contains("apple")) {
+            return "metal";
+        }
+        return name.contains("blackwell") || name.contains("b200") || name.contains("rtx 50") ? BLACKWELL : "cuda";
     }
 
     private static List<Rule> load() {

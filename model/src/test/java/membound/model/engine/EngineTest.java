@@ -21,15 +21,20 @@ class EngineTest {
     private static final Transformer LLAMA = Presets.get("llama-3.1-8b");
 
     @Test
-    void shouldRunLlamaCppsQuantizedMatmulsInInt8AtTheFp8RateWhereTheGpuHasNoInt8Ceiling() {
+    void shouldRunLlamaCppsFp4WeightsInFp4OnBlackwellAndItsOtherQuantizedMatmulsInInt8() {
         var spark = Machines.datasheet("dgx-spark").device();
         Engine.Gemm g = Engine.parse("llama.cpp").gemm(GPT_OSS, WeightScheme.parse("Q8_0,experts=MXFP4"), spark);
         assertEquals("mxfp4", g.family(), "the experts' format picks the row of a mixture of experts");
-        assertEquals(Precision.INT8, g.rule().gemm());
-        assertEquals(Precision.FP8, g.precision());
-        assertNotNull(g.note());
+        assertEquals("cuda-blackwell", g.rule().backend());
+        assertEquals(Precision.FP4, g.precision());
         Engine.Gemm dense = Engine.parse("llama.cpp").gemm(LLAMA, WeightScheme.parse("Q4_K_M"), spark);
         assertEquals("gguf", dense.family());
+        assertEquals(Precision.INT8, dense.rule().gemm());
+        assertEquals(Precision.FP8, dense.precision(), "GB10 has no INT8 ceiling: its FP8 rate");
+        assertNotNull(dense.note());
+        var h100 = Machines.datasheet("h100-sxm").device();
+        assertEquals("cuda", Engine.parse("llama.cpp").gemm(GPT_OSS, WeightScheme.parse("Q8_0,experts=MXFP4"), h100)
+                .rule().backend(), "Hopper has no FP4 MMA: the int8 rule");
     }
 
     @Test
