@@ -206,6 +206,7 @@ class PredictCommandTest {
         assertTrue(engine.out().contains("engine llama.cpp: GEMMs in fp4 (engines.tsv"), engine.out());
         assertTrue(engine.out().contains("decode.llama.cpp.bandwidth-efficiency, fitted by 'membound validate "
                 + "--published' on d2"), engine.out());
+        assertTrue(engine.out().contains("time to first token with the prefill GEMMs at x"), engine.out());
         assertTrue(!plain.out().equals(engine.out()), "the engine changes the prediction");
 
         Run unknown = run("predict", "--model", "gpt-oss-20b", "--hardware", "dgx-spark", "--decode", "--engine", "vlm");

@@ -1,5 +1,6 @@
 package membound.cli.command;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -7,6 +8,9 @@ import membound.model.decode.DecodeEstimator;
 import membound.model.decode.DecodePrediction;
 import membound.model.decode.DecodeSetup;
 import membound.model.engine.Engine;
+import membound.model.engine.EnginePrefill;
+import membound.model.machine.Basis;
+import membound.model.roofline.Ceilings;
 import membound.model.machine.Machine;
 import membound.model.workload.Transformer;
 import membound.validate.published.PublishedSet;
@@ -18,13 +22,15 @@ import membound.validate.published.PublishedValidation;
  * GEMM efficiency), applied as a scaled machine whose note names the values and the rows. An engine the set has
  * no fit rows for keeps the roofline at the ceilings, and says so.
  */
-record EngineTerms(Engine engine, PublishedValidation.Term bandwidth, PublishedValidation.Term gemm) {
+record EngineTerms(Engine engine, PublishedValidation.Term bandwidth, PublishedValidation.Term gemm,
+                   PublishedValidation.Term overlap) {
 
     static EngineTerms of(String name) {
         Engine engine = Engine.parse(name);
         List<PublishedValidation.Term> terms = PublishedValidation.run(PublishedSet.load()).terms();
         return new EngineTerms(engine, find(terms, "decode." + engine.id() + ".bandwidth-efficiency"),
-                find(terms, "prefill." + engine.id() + ".gemm-efficiency"));
+                find(terms, "prefill." + engine.id() + ".gemm-efficiency"),
+                find(terms, "prefill." + engine.id() + ".traffic-overlap"));
     }
 
     private static PublishedValidation.Term find(List<PublishedValidation.Term> terms, String name) {
@@ -49,7 +55,28 @@ record EngineTerms(Engine engine, PublishedValidation.Term bandwidth, PublishedV
                 describe(gemm, "compute x"));
         Machine scaled = machine.scaled(bw, compute, why);
         scaled = scaled.withDevice(scaled.device(), g.note() == null ? detail : detail + "; " + g.note());
-        return DecodeEstimator.predict(tf, inEngine, scaled);
+        DecodePrediction p = DecodeEstimator.predict(tf, inEngine, scaled);
+        if (gemm == null) {
+            return p;
+        }
+        // The time to first token as validate --published fits it: on the machine's own ceilings, GEMM time at the
+        // fitted efficiency, traffic overlapped or added as the fit chose.
+        boolean overlaps = overlap == null || overlap.value() == 1;
+        var ops = DecodeEstimator.prefill(tf, inEngine.withWeights(inEngine.weights().resolve(tf)));
+        double measured = EnginePrefill.seconds(EnginePrefill.split(ops, Ceilings.of(machine, Basis.MEASURED, 1, null)),
+                compute, overlaps);
+        double datasheet = Double.isNaN(p.datasheetPrefillSeconds()) ? Double.NaN : EnginePrefill.seconds(
+                EnginePrefill.split(ops, Ceilings.of(machine, Basis.DATASHEET, 1, null)), compute, overlaps);
+        List<String> notes = new ArrayList<>(p.notes());
+        notes.add(String.format(Locale.ROOT, "engine %s: time to first token with the prefill GEMMs at x%.4f of the "
+                + "ceiling and the weight/KV traffic %s (%s, fitted by 'membound validate --published')", engine.id(),
+                compute, overlaps ? "overlapping them" : "added to them", overlap == null ? "no overlap term"
+                        : overlap.name() + " on " + String.join(", ", overlap.fittedOn())));
+        return new DecodePrediction(p.workload(), p.machine(), p.setup(), p.weightsSource(), p.stepSeconds(),
+                p.tokensPerSecond(), p.datasheetStepSeconds(), p.datasheetTokensPerSecond(), p.datasheetDifference(),
+                p.weightBytesPerStep(), p.kvCacheBytesPerStep(), p.bytesPerToken(), p.memoryBoundShare(),
+                p.halfBandwidthTokensPerSecond(), p.doubleBandwidthTokensPerSecond(), measured, datasheet, p.memory(),
+                p.operations(), p.measuredCeilings(), notes);
     }
 
     private static String describe(PublishedValidation.Term t, String what) {

@@ -11,6 +11,7 @@ import membound.model.decode.DecodeEstimator;
 import membound.model.decode.DecodeSetup;
 import membound.model.decode.WeightScheme;
 import membound.model.engine.Engine;
+import membound.model.engine.EnginePrefill;
 import membound.model.machine.Basis;
 import membound.model.machine.ComputeCeiling;
 import membound.model.machine.Machine;
@@ -295,33 +296,14 @@ public final class PublishedValidation {
         Engine.Gemm gemm = Engine.parse(row.engine()).gemm(tf, weights, machine.device());
         DecodeSetup setup = inferenceSetup(row, gemm, weights).withWeights(weights.resolve(tf));
         List<membound.model.roofline.Operation> ops = DecodeEstimator.prefill(tf, setup);
-        int n = ops.size();
-        double[][] compute = new double[2][n];
-        double[][] memory = new double[2][n];
-        for (Basis basis : new Basis[] {Basis.MEASURED, Basis.DATASHEET}) {
-            Ceilings ceilings = Ceilings.of(machine, basis, 1, null);
-            for (int i = 0; i < n; i++) {
-                var t = Roofline.time(ops.get(i), ceilings);
-                compute[basis.ordinal()][i] = t.computeSeconds();
-                memory[basis.ordinal()][i] = t.memorySeconds() + t.linkSeconds();
-            }
-        }
+        double[][] measured = EnginePrefill.split(ops, Ceilings.of(machine, Basis.MEASURED, 1, null));
+        double[][] datasheet = EnginePrefill.split(ops, Ceilings.of(machine, Basis.DATASHEET, 1, null));
         double tokens = (double) row.batch() * setup.promptTokens();
-        int mi = Basis.MEASURED.ordinal();
-        int di = Basis.DATASHEET.ordinal();
         // The second value picks the form: 0 = each operation's GEMM time and traffic overlap (the roofline's max),
         // 1 = they do not (their sum). The fit picks the form with the smaller fit-row cost.
-        Model m = (e, form) -> hasMeasured ? tokens / prefillSeconds(compute[mi], memory[mi], e, form) : Double.NaN;
-        Model d = (e, form) -> tokens / prefillSeconds(compute[di], memory[di], e, form);
+        Model m = (e, form) -> hasMeasured ? tokens / EnginePrefill.seconds(measured, e, form == 0) : Double.NaN;
+        Model d = (e, form) -> tokens / EnginePrefill.seconds(datasheet, e, form == 0);
         return new Prepared(row, m, d, hasMeasured, gemmNote(gemm));
-    }
-
-    private static double prefillSeconds(double[] compute, double[] memory, double efficiency, double form) {
-        double seconds = 0;
-        for (int i = 0; i < compute.length; i++) {
-            seconds += form == 0 ? Math.max(compute[i] / efficiency, memory[i]) : compute[i] / efficiency + memory[i];
-        }
-        return seconds;
     }
 
     private static Prepared training(PublishedRow row, Transformer tf, Machine machine, boolean hasMeasured) {
