@@ -194,4 +194,24 @@ class PredictCommandTest {
         assertEquals(1, r.err().strip().lines().count(), "one line\n" + r.both());
         assertTrue(!r.err().contains("Exception"), r.both());
     }
+
+    @Test
+    void shouldRunDecodeInTheEnginesGemmPrecisionAtItsFittedEfficiencies() {
+        Run plain = run("predict", "--model", "gpt-oss-20b", "--hardware", "dgx-spark", "--decode", "--weights",
+                "Q8_0,experts=MXFP4");
+        Run engine = run("predict", "--model", "gpt-oss-20b", "--hardware", "dgx-spark", "--decode", "--weights",
+                "Q8_0,experts=MXFP4", "--engine", "llama.cpp");
+        assertEquals(0, plain.status(), plain.err());
+        assertEquals(0, engine.status(), engine.err());
+        assertTrue(engine.out().contains("engine llama.cpp: GEMMs in fp4 (engines.tsv"), engine.out());
+        assertTrue(engine.out().contains("decode.llama.cpp.bandwidth-efficiency, fitted by 'membound validate "
+                + "--published' on d2"), engine.out());
+        assertTrue(engine.out().contains("time to first token with the prefill GEMMs at x"), engine.out());
+        assertTrue(!plain.out().equals(engine.out()), "the engine changes the prediction");
+
+        Run unknown = run("predict", "--model", "gpt-oss-20b", "--hardware", "dgx-spark", "--decode", "--engine", "vlm");
+        assertEquals(2, unknown.status(), unknown.err());
+        assertEquals(1, unknown.err().strip().lines().count(), unknown.err());
+        assertTrue(unknown.out().isEmpty(), "nothing that looks like a prediction: " + unknown.out());
+    }
 }

@@ -106,4 +106,23 @@ class ValidateCommandTest {
         Files.writeString(file, json);
         return file;
     }
+
+    @Test
+    void shouldCheckThePublishedSetWithoutAProfile() throws Exception {
+        Run r = run("validate", "--published", "--profiles-dir", dir.resolve("profiles").toString());
+
+        assertEquals(0, r.exit(), r.both());
+        assertTrue(r.out().contains("held-out rows, median |error| by kind"), r.both());
+        assertTrue(r.out().contains("decode.llama.cpp.bandwidth-efficiency"), r.both());
+        assertFalse(Files.exists(dir.resolve("profiles")), "no profile read or written");
+
+        Run json = run("validate", "--published", "--format", "json");
+        assertEquals(0, json.exit(), json.both());
+        JsonNode tree = new ObjectMapper().readTree(json.out());
+        assertEquals(3, tree.get("heldOut").size(), json.both());
+        assertTrue(tree.get("rows").size() >= 30, json.both());
+        for (JsonNode row : tree.get("rows")) {
+            assertFalse(row.get("source").asText().isBlank(), row.toString());
+        }
+    }
 }

@@ -92,9 +92,11 @@ public final class PredictCommand implements Callable<Integer> {
                 throw new BadInputException("decode needs a transformer: --model PRESET|config.json, not --mlp");
             }
             DecodeSetup setup = options.decodeSetup();
+            EngineTerms engine = options.engine() == null ? null : EngineTerms.of(options.engine());
             List<MachineResult<DecodePrediction>> results = new ArrayList<>();
             for (String name : machineNames) {
-                results.add(attempt(name, overrides, machineNames.size() > 1, m -> DecodeEstimator.predict(tf, setup, m)));
+                results.add(attempt(name, overrides, machineNames.size() > 1, m -> engine == null
+                        ? DecodeEstimator.predict(tf, setup, m) : engine.predict(tf, setup, m)));
             }
             if (format == OutputFormat.JSON) {
                 out.println(json(results.size() == 1 ? results.get(0).value() : resultsJson(results)));

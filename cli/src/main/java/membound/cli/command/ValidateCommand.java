@@ -23,6 +23,9 @@ import membound.cli.options.ProfileOption;
 import membound.cli.options.ProfilesDirOption;
 import membound.hardware.host.HostDetector;
 import membound.validate.ValidationMachines;
+import membound.validate.published.PublishedReport;
+import membound.validate.published.PublishedSet;
+import membound.validate.published.PublishedValidation;
 import membound.validate.ReferenceWorkload;
 import membound.validate.ReportFormat;
 import membound.validate.Validation;
@@ -42,7 +45,9 @@ import membound.vocabulary.BadInputException;
                 + "results/validate/<host>-<UTC time>.json.",
                 "Takes about a minute on 2 cores. Run it right after 'membound calibrate --standard' on a quiet "
                         + "machine: other work slows the workloads down, not the profile.",
-                "Without --profile it predicts from the latest profile of the profiles directory."})
+                "Without --profile it predicts from the latest profile of the profiles directory.",
+                "With --published it measures nothing: it checks the model against published measurements instead "
+                        + "(under a second)."})
 public final class ValidateCommand implements Callable<Integer> {
 
     @Spec
@@ -96,9 +101,22 @@ public final class ValidateCommand implements Callable<Integer> {
                     + "per workload")
     List<Path> summary;
 
+    @Option(names = "--published", description = "run nothing and read no profile: predict every row of the committed "
+            + "published ground-truth set (decode, prefill and training throughputs with their sources) on the catalog's "
+            + "measured and datasheet bases, fit the terms a roofline misses on its fit rows and print the errors, with "
+            + "the median |error| of the held-out rows by kind")
+    boolean published;
+
     @Override
     public Integer call() {
         boolean json = format.value() == OutputFormat.JSON;
+        if (published) {
+            PublishedValidation.Result result = PublishedValidation.run(PublishedSet.load());
+            PrintWriter out = spec.commandLine().getOut();
+            out.print(json ? PublishedReport.json(result) : PublishedReport.text(result));
+            out.flush();
+            return 0;
+        }
         if (summary != null) {
             ValidationSummary summarized = ValidationSummary.of(summary);
             PrintWriter out = spec.commandLine().getOut();

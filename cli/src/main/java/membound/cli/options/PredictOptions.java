@@ -176,6 +176,12 @@ public final class PredictOptions {
     @Option(names = "--kv-precision", paramLabel = "P", description = "Decode: KV-cache precision (default bf16).")
     String kvPrecision = "bf16";
 
+    @Option(names = "--engine", paramLabel = "ENGINE", description = "Decode: the engine that runs it (llama.cpp, trt-llm, "
+            + "vllm, sglang, pytorch-eager, pytorch-compiled): its GEMMs run in the precision its kernels use for these "
+            + "weights (engines.tsv), at the efficiencies 'membound validate --published' fits for it on published "
+            + "measurements (default: none, the roofline at the ceilings).")
+    String engine;
+
     // ---- output ----
 
     @Mixin
@@ -195,7 +201,8 @@ public final class PredictOptions {
             "--operations");
 
     /** Options that only decode reads: without --decode each is an error. */
-    static final List<String> DECODE_ONLY = List.of("--weights", "--context", "--batch", "--prompt", "--kv-precision");
+    static final List<String> DECODE_ONLY = List.of("--weights", "--context", "--batch", "--prompt", "--kv-precision",
+            "--engine");
 
     /**
      * Checks the options against each other before anything is predicted: an option that the chosen mode does
@@ -301,6 +308,11 @@ public final class PredictOptions {
 
     public int operationsShown() {
         return operationsShown;
+    }
+
+    /** The engine --engine names, or null for none. */
+    public String engine() {
+        return engine;
     }
 
     /** The decode setup of the options; the KV cache, then the activations, are checked in that order. */

@@ -1,0 +1,89 @@
+package membound.cli.command;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import membound.model.decode.DecodeEstimator;
+import membound.model.decode.DecodePrediction;
+import membound.model.decode.DecodeSetup;
+import membound.model.engine.Engine;
+import membound.model.engine.EnginePrefill;
+import membound.model.machine.Basis;
+import membound.model.roofline.Ceilings;
+import membound.model.machine.Machine;
+import membound.model.workload.Transformer;
+import membound.validate.published.PublishedSet;
+import membound.validate.published.PublishedValidation;
+
+/**
+ * {@code predict --decode --engine E}: the engine's GEMM precision for the weights (engines.tsv) and the terms
+ * {@code validate --published} fits for it on the published set's fit rows (decode bandwidth efficiency, prefill
+ * GEMM efficiency), applied as a scaled machine whose note names the values and the rows. An engine the set has
+ * no fit rows for keeps the roofline at the ceilings, and says so.
+ */
+record EngineTerms(Engine engine, PublishedValidation.Term bandwidth, PublishedValidation.Term gemm,
+                   PublishedValidation.Term overlap) {
+
+    static EngineTerms of(String name) {
+        Engine engine = Engine.parse(name);
+        List<PublishedValidation.Term> terms = PublishedValidation.run(PublishedSet.load()).terms();
+        return new EngineTerms(engine, find(terms, "decode." + engine.id() + ".bandwidth-efficiency"),
+                find(terms, "prefill." + engine.id() + ".gemm-efficiency"),
+                find(terms, "prefill." + engine.id() + ".traffic-overlap"));
+    }
+
+    private static PublishedValidation.Term find(List<PublishedValidation.Term> terms, String name) {
+        for (PublishedValidation.Term t : terms) {
+            if (t.name().equals(name) && !t.fittedOn().isEmpty()) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    DecodePrediction predict(Transformer tf, DecodeSetup setup, Machine machine) {
+        Engine.Gemm g = engine.gemm(tf, setup.weights(), machine.device());
+        DecodeSetup inEngine = new DecodeSetup(setup.contextTokens(), setup.batch(), setup.promptTokens(),
+                setup.weights(), setup.kvCache(), g.precision(), setup.tenants());
+        double bw = bandwidth == null ? 1 : bandwidth.value();
+        double compute = gemm == null ? 1 : gemm.value();
+        String why = String.format(Locale.ROOT, "engine %s: bandwidth x%.4f, compute x%.4f (validate --published)",
+                engine.id(), bw, compute);
+        String detail = String.format(Locale.ROOT, "engine %s: GEMMs in %s (engines.tsv: %s); %s; %s", engine.id(),
+                g.precision().label(), g.rule().source(), describe(bandwidth, "bandwidth x"),
+                describe(gemm, "compute x"));
+        Machine scaled = machine.scaled(bw, compute, why);
+        scaled = scaled.withDevice(scaled.device(), g.note() == null ? detail : detail + "; " + g.note());
+        DecodePrediction p = DecodeEstimator.predict(tf, inEngine, scaled);
+        if (gemm == null) {
+            return p;
+        }
+        // The time to first token as validate --published fits it: on the machine's own ceilings, GEMM time at the
+        // fitted efficiency, traffic overlapped or added as the fit chose.
+        boolean overlaps = overlap == null || overlap.value() == 1;
+        var ops = DecodeEstimator.prefill(tf, inEngine.withWeights(inEngine.weights().resolve(tf)));
+        double measured = EnginePrefill.seconds(EnginePrefill.split(ops, Ceilings.of(machine, Basis.MEASURED, 1, null)),
+                compute, overlaps);
+        double datasheet = Double.isNaN(p.datasheetPrefillSeconds()) ? Double.NaN : EnginePrefill.seconds(
+                EnginePrefill.split(ops, Ceilings.of(machine, Basis.DATASHEET, 1, null)), compute, overlaps);
+        List<String> notes = new ArrayList<>(p.notes());
+        notes.add(String.format(Locale.ROOT, "engine %s: time to first token with the prefill GEMMs at x%.4f of the "
+                + "ceiling and the weight/KV traffic %s (%s, fitted by 'membound validate --published')", engine.id(),
+                compute, overlaps ? "overlapping them" : "added to them", overlap == null ? "no overlap term"
+                        : overlap.name() + " on " + String.join(", ", overlap.fittedOn())));
+        return new DecodePrediction(p.workload(), p.machine(), p.setup(), p.weightsSource(), p.stepSeconds(),
+                p.tokensPerSecond(), p.datasheetStepSeconds(), p.datasheetTokensPerSecond(), p.datasheetDifference(),
+                p.weightBytesPerStep(), p.kvCacheBytesPerStep(), p.bytesPerToken(), p.memoryBoundShare(),
+                p.halfBandwidthTokensPerSecond(), p.doubleBandwidthTokensPerSecond(), measured, datasheet, p.memory(),
+                p.operations(), p.measuredCeilings(), notes);
+    }
+
+    private static String describe(PublishedValidation.Term t, String what) {
+        if (t == null) {
+            return what + "1 (the published set has no fit row for this engine: no fitted term)";
+        }
+        return String.format(Locale.ROOT, "%s%.4f (%s, fitted by 'membound validate --published' on %s)", what,
+                t.value(), t.name(), String.join(", ", t.fittedOn()));
+    }
+}

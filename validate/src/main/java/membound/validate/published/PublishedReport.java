@@ -1,0 +1,149 @@
+package membound.validate.published;
+
+import java.util.Locale;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import membound.validate.published.PublishedValidation.KindSummary;
+import membound.validate.published.PublishedValidation.Result;
+import membound.validate.published.PublishedValidation.RowResult;
+import membound.validate.published.PublishedValidation.Term;
+
+/** The published validation as text for people and as JSON for programs. */
+public final class PublishedReport {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private PublishedReport() {
+    }
+
+    public static String text(Result result) {
+        StringBuilder out = new StringBuilder();
+        out.append("published ground-truth set (").append(PublishedSet.RESOURCE).append("): ")
+                .append(result.rows().size()).append(" rows; predicted from the catalog (measured basis: its published "
+                        + "third-party measurements, where the hardware has them; datasheet basis: its datasheet "
+                        + "figures), with the fitted terms below\n\n");
+        out.append(String.format(Locale.ROOT, "%-4s %-8s %-8s %-26s %-12s %-15s %12s %12s %8s %12s %8s %12s %12s%n",
+                "id", "kind", "split", "model", "engine", "hardware", "published", "measured", "error", "datasheet",
+                "error", "roofline m.", "roofline d."));
+        for (RowResult r : result.rows()) {
+            var row = r.row();
+            out.append(String.format(Locale.ROOT, "%-4s %-8s %-8s %-26s %-12s %-15s %12s %12s %8s %12s %8s %12s %12s%n",
+                    row.id(), row.kind().label(), row.split(), shorten(row.model(), 26), row.engine(), row.hardware(),
+                    number(row.published()), number(r.measured()), percent(r.measuredError()), number(r.datasheet()),
+                    percent(r.datasheetError()), number(r.rawMeasured()), number(r.rawDatasheet())));
+        }
+        out.append("\nunits: decode and prefill tokens/s of one stream; training tokens/s per device. \"roofline\": the "
+                + "prediction without the fitted terms. A measured column of \"-\": the catalog has no published "
+                + "measurement of that hardware.\n");
+        out.append("\nfitted terms (fitted on the fit rows only, by the median |log(predicted/published)|, measured "
+                + "basis where the hardware has one):\n");
+        for (Term t : result.terms()) {
+            out.append(String.format(Locale.ROOT, "  %-44s %8.4f %-2s %s; fitted on %s%n", t.name(), t.value(), t.unit(),
+                    t.meaning(), t.fittedOn().isEmpty() ? "no row" : String.join(", ", t.fittedOn())));
+        }
+        out.append("\nheld-out rows, median |error| by kind (measured basis; datasheet basis; the basis each row has):\n");
+        for (KindSummary s : result.summaries()) {
+            out.append(String.format(Locale.ROOT, "  %-9s %2d held out (%2d fit): measured %7s, datasheet %7s, "
+                            + "either %7s; target %s: %s%n",
+                    s.kind().label(), s.heldOut(), s.fit(), magnitude(s.medianMeasured()),
+                    magnitude(s.medianDatasheet()), magnitude(s.medianPrimary()), magnitude(s.target()),
+                    Double.isNaN(s.medianPrimary()) ? "no held-out row" : s.medianPrimary() <= s.target() ? "met"
+                            : "NOT met"));
+        }
+        out.append("\nsources per row: ").append(PublishedSet.RESOURCE).append(" (source and quoted cell); rows' basis:\n");
+        for (RowResult r : result.rows()) {
+            out.append("  ").append(r.row().id()).append(": ").append(r.basis()).append("; ").append(r.terms())
+                    .append("; ").append(r.row().source()).append('\n');
+        }
+        return out.toString();
+    }
+
+    public static String json(Result result) {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        ObjectNode root = f.objectNode();
+        root.put("set", PublishedSet.RESOURCE);
+        ArrayNode rows = root.putArray("rows");
+        for (RowResult r : result.rows()) {
+            var row = r.row();
+            ObjectNode n = rows.addObject();
+            n.put("id", row.id());
+            n.put("kind", row.kind().label());
+            n.put("split", row.split());
+            n.put("model", row.model());
+            n.put("engine", row.engine());
+            n.put("hardware", row.hardware());
+            n.put("weights", row.weights());
+            n.put("unit", row.unit());
+            n.put("published", row.published());
+            put(n, "predictedMeasured", r.measured());
+            put(n, "errorMeasured", r.measuredError());
+            put(n, "predictedDatasheet", r.datasheet());
+            put(n, "errorDatasheet", r.datasheetError());
+            put(n, "rooflineMeasured", r.rawMeasured());
+            put(n, "rooflineDatasheet", r.rawDatasheet());
+            n.put("terms", r.terms());
+            n.put("basis", r.basis());
+            n.put("source", row.source());
+            n.put("quote", row.quote());
+        }
+        ArrayNode terms = root.putArray("fittedTerms");
+        for (Term t : result.terms()) {
+            ObjectNode n = terms.addObject();
+            n.put("name", t.name());
+            n.put("value", t.value());
+            n.put("unit", t.unit());
+            n.put("meaning", t.meaning());
+            ArrayNode on = n.putArray("fittedOn");
+            t.fittedOn().forEach(on::add);
+        }
+        ArrayNode kinds = root.putArray("heldOut");
+        for (KindSummary s : result.summaries()) {
+            ObjectNode n = kinds.addObject();
+            n.put("kind", s.kind().label());
+            n.put("rows", s.heldOut());
+            n.put("fitRows", s.fit());
+            put(n, "medianAbsErrorMeasured", s.medianMeasured());
+            put(n, "medianAbsErrorDatasheet", s.medianDatasheet());
+            put(n, "medianAbsError", s.medianPrimary());
+            n.put("target", s.target());
+        }
+        try {
+            return JSON.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void put(ObjectNode n, String key, double value) {
+        if (Double.isFinite(value)) {
+            n.put(key, value);
+        } else {
+            n.putNull(key);
+        }
+    }
+
+    private static String number(double v) {
+        if (!Double.isFinite(v)) {
+            return "-";
+        }
+        return v >= 100 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String percent(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%+.1f%%", 100 * v) : "-";
+    }
+
+    private static String magnitude(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.1f%%", 100 * v) : "-";
+    }
+
+    private static String shorten(String s, int width) {
+        return s.length() <= width ? s : s.substring(0, width - 1) + "~";
+    }
+}

@@ -1,0 +1,43 @@
+package membound.validate.published;
+
+import java.util.Locale;
+
+import membound.vocabulary.BadInputException;
+
+/**
+ * One published measurement of the ground-truth set ({@code published/published.tsv}): what ran (model,
+ * engine or trainer, hardware, weights, batch, tokens, context, accumulation, parallel layout, recompute,
+ * fine-tuning), the published figure and its unit, the source and the quoted cell, and whether the row
+ * may be used to fit ({@code fit}) or only to report ({@code held-out}).
+ *
+ * @param tokens decode: tokens generated; prefill: prompt tokens; training: sequence length
+ * @param context decode: KV-cache depth of the average generated token; prefill and training: the sequence
+ */
+public record PublishedRow(int line, String id, Kind kind, boolean heldOut, String model, String engine,
+                           String hardware, String weights, int batch, int tokens, int context, int accumulation,
+                           String parallel, String recompute, String finetune, double published, String unit,
+                           String source, String quote) {
+
+    /** What a row measures. */
+    public enum Kind {
+        DECODE, PREFILL, TRAINING;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        static Kind parse(String text, int line) {
+            for (Kind k : values()) {
+                if (k.label().equals(text)) {
+                    return k;
+                }
+            }
+            throw new BadInputException("published.tsv line " + line + ": kind must be decode, prefill or training: "
+                    + "kind=" + text);
+        }
+    }
+
+    public String split() {
+        return heldOut ? "held-out" : "fit";
+    }
+}
