@@ -29,10 +29,10 @@ public final class Ceilings {
     private static final int PATTERNS = AccessPattern.values().length;
 
     private final Basis basis;
-    private final double[] gemmFlopsPerSecond = new double[PRECISIONS];
-    private final double[] sparseFlopsPerSecond = new double[PRECISIONS];
-    private final double[] peakFlopsPerSecond = new double[PRECISIONS];
-    private final boolean[] hasSparse = new boolean[PRECISIONS];
+    private final double[] gemmFlopsPerSecond;
+    private final double[] sparseFlopsPerSecond;
+    private final double[] peakFlopsPerSecond;
+    private final boolean[] hasSparse;
     private static final Kernel[] KERNELS = Kernel.values();
     private static final int ELEMENTWISE = Kernel.ELEMENTWISE.ordinal();
     private static final int GEMM = Kernel.GEMM.ordinal();
@@ -48,9 +48,9 @@ public final class Ceilings {
      * flat arrays: four logarithms per product (batch, m, n, k: {@link OperationShape#distance} is a sum
      * of their differences), its layout and its rate.
      */
-    private final double[][] productLogs = new double[PRECISIONS][];
-    private final byte[][] productLayouts = new byte[PRECISIONS][];
-    private final double[][] productRates = new double[PRECISIONS][];
+    private final double[][] productLogs;
+    private final byte[][] productLayouts;
+    private final double[][] productRates;
     /** The measured elementwise operation rates (FP32) a tagged operation is timed at (none: its FLOPs). */
     private final byte[] rateOperations;
     private final double[] rateLogRowLengths;
@@ -68,9 +68,9 @@ public final class Ceilings {
     private final double hostLinkLatencySeconds;
     private final double bandwidthScale;
     /** {@link #flopsPerSecond} by an operation's kind (kernel, precision, placement: {@link OperationList#kindIndex}). */
-    private final double[] flopsByKind = new double[OperationList.KINDS];
+    private final double[] flopsByKind;
     /** 1 / {@link #flopsByKind}: what a row's FLOPs are multiplied by. */
-    private final double[] secondsPerFlopByKind = new double[OperationList.KINDS];
+    private final double[] secondsPerFlopByKind;
     /** 1 / {@link #tierRate}. */
     private double[] tierSecondsPerByte;
     private final double[] hostSecondsPerByte = new double[PATTERNS];
@@ -83,6 +83,15 @@ public final class Ceilings {
         this.basis = basis;
         this.bandwidthScale = bandwidthScale;
         this.computeShare = computeShare;
+        gemmFlopsPerSecond = new double[PRECISIONS];
+        sparseFlopsPerSecond = new double[PRECISIONS];
+        peakFlopsPerSecond = new double[PRECISIONS];
+        hasSparse = new boolean[PRECISIONS];
+        productLogs = new double[PRECISIONS][];
+        productLayouts = new byte[PRECISIONS][];
+        productRates = new double[PRECISIONS][];
+        flopsByKind = new double[OperationList.KINDS];
+        secondsPerFlopByKind = new double[OperationList.KINDS];
         for (int p = 0; p < PRECISIONS; p++) {
             productLogs[p] = NO_RATES;
             productLayouts[p] = NO_LAYOUTS;
@@ -154,12 +163,14 @@ public final class Ceilings {
             tierCapacity[t] = tierCapacityBytes[t];
             System.arraycopy(tierBytesPerSecond[t], 0, tierRate, t * PATTERNS, PATTERNS);
         }
-        reciprocals();
+        reciprocals(true);
     }
 
-    private void reciprocals() {
-        for (int k = 0; k < flopsByKind.length; k++) {
-            secondsPerFlopByKind[k] = 1 / flopsByKind[k];
+    private void reciprocals(boolean compute) {
+        if (compute) {
+            for (int k = 0; k < flopsByKind.length; k++) {
+                secondsPerFlopByKind[k] = 1 / flopsByKind[k];
+            }
         }
         tierSecondsPerByte = new double[tierRate.length];
         for (int k = 0; k < tierRate.length; k++) {
@@ -213,14 +224,16 @@ public final class Ceilings {
         basis = base.basis;
         bandwidthScale = factor;
         computeShare = base.computeShare;
-        System.arraycopy(base.productLogs, 0, productLogs, 0, PRECISIONS);
-        System.arraycopy(base.productLayouts, 0, productLayouts, 0, PRECISIONS);
-        System.arraycopy(base.productRates, 0, productRates, 0, PRECISIONS);
-        System.arraycopy(base.gemmFlopsPerSecond, 0, gemmFlopsPerSecond, 0, PRECISIONS);
-        System.arraycopy(base.sparseFlopsPerSecond, 0, sparseFlopsPerSecond, 0, PRECISIONS);
-        System.arraycopy(base.peakFlopsPerSecond, 0, peakFlopsPerSecond, 0, PRECISIONS);
-        System.arraycopy(base.hasSparse, 0, hasSparse, 0, PRECISIONS);
-        System.arraycopy(base.flopsByKind, 0, flopsByKind, 0, flopsByKind.length);
+        // What does not depend on bandwidth is shared, never copied: these arrays are not written after construction.
+        productLogs = base.productLogs;
+        productLayouts = base.productLayouts;
+        productRates = base.productRates;
+        gemmFlopsPerSecond = base.gemmFlopsPerSecond;
+        sparseFlopsPerSecond = base.sparseFlopsPerSecond;
+        peakFlopsPerSecond = base.peakFlopsPerSecond;
+        hasSparse = base.hasSparse;
+        flopsByKind = base.flopsByKind;
+        secondsPerFlopByKind = base.secondsPerFlopByKind;
         rateOperations = base.rateOperations;
         rateLogRowLengths = base.rateLogRowLengths;
         rateElementsPerSecond = base.rateElementsPerSecond;
@@ -245,7 +258,7 @@ public final class Ceilings {
         parallelLinkLatencySeconds = base.parallelLinkLatencySeconds;
         hostLinkBytesPerSecond = base.hostLinkBytesPerSecond;
         hostLinkLatencySeconds = base.hostLinkLatencySeconds;
-        reciprocals();
+        reciprocals(false);
     }
 
     public static double bandwidthShare(Machine machine, int tenants) {
