@@ -27,7 +27,7 @@ import membound.vocabulary.RowOperation;
 public final class OperationList {
 
     /** Product shapes one row can carry (a backward GEMM runs two). */
-    public static final int MAX_SHAPES = 4;
+    public static final int MAX_SHAPES = 2;
 
     private static final OperationClass[] CLASSES = OperationClass.values();
     private static final Kernel[] KERNELS = Kernel.values();
@@ -73,7 +73,7 @@ public final class OperationList {
     }
 
     public OperationList(int capacity) {
-        this(capacity, false);
+        this(Math.max(4, capacity), false);
     }
 
     private OperationList(int capacity, boolean keepsEmptyRows) {
@@ -83,7 +83,7 @@ public final class OperationList {
     private OperationList(int capacity, boolean keepsEmptyRows, boolean keepsNames) {
         this.keepsEmptyRows = keepsEmptyRows;
         this.keepsNames = keepsNames;
-        allocate(Math.max(4, capacity));
+        allocate(capacity);
     }
 
     /**
@@ -92,8 +92,11 @@ public final class OperationList {
      * {@link Operation}s fails.
      */
     public static OperationList forSweeps(int capacity) {
-        return new OperationList(capacity, false, false);
+        return new OperationList(Math.max(4, capacity), false, false);
     }
+
+    /** No rows, and none can be added: what a plan made for the memory model alone holds. Shared: never written. */
+    public static final OperationList NONE = new OperationList(0, false, true);
 
     /** A list of the given operations, in order. */
     public static OperationList of(List<Operation> operations) {
@@ -246,6 +249,9 @@ public final class OperationList {
         }
         int i = size;
         if (i == codes.length) {
+            if (this == NONE) {
+                throw new IllegalStateException("OperationList.NONE holds no rows");
+            }
             grow(i + 1);
         }
         int cls = operationClass.ordinal();
@@ -569,6 +575,9 @@ public final class OperationList {
 
     /** Every row as an {@link Operation}, in order (built once, until the list changes). */
     public List<Operation> operations() {
+        if (size == 0) {
+            return List.of();
+        }
         normalize();
         if (materialized == null) {
             List<Operation> list = new ArrayList<>(size);

@@ -40,7 +40,8 @@ public final class StepPlanner {
      *        holds), without listing its operations: what the fit advisor needs, many times over
      */
     public static StepPlan plan(Workload workload, TrainingSetup setup, Machine machine, boolean withOperations) {
-        return plan(workload, setup, machine, withOperations, new Buffers());
+        // The memory model's plan lists no operations: it needs no room for them (the fit advisor plans many).
+        return plan(workload, setup, machine, withOperations, withOperations ? new Buffers() : null);
     }
 
     /**
@@ -57,7 +58,35 @@ public final class StepPlanner {
 
         /** @param forSweeps plans only summed: no operation names kept (see {@link OperationList#forSweeps}) */
         public Buffers(boolean forSweeps) {
-            rows = forSweeps ? OperationList.forSweeps(160) : new OperationList(160);
+            this(forSweeps, 96);
+        }
+
+        private Buffers(boolean forSweeps, int rows) {
+            this.rows = forSweeps ? OperationList.forSweeps(rows) : new OperationList(rows);
+        }
+
+        /** The last transformer planned and its parameter count: a sweep plans one model many times. */
+        private Transformer counted;
+        private double countedTotal;
+        private FineTuning countedTuning;
+        private double countedTrainable;
+
+        double total(Transformer tf) {
+            if (tf != counted) {
+                counted = tf;
+                countedTotal = tf.parameters().total();
+                countedTuning = null;
+            }
+            return countedTotal;
+        }
+
+        double trainable(Transformer tf, FineTuning ft) {
+            total(tf);
+            if (!ft.equals(countedTuning)) {
+                countedTuning = ft;
+                countedTrainable = LoraParameters.count(tf, ft);
+            }
+            return countedTrainable;
         }
     }
 
@@ -118,9 +147,13 @@ public final class StepPlanner {
             notes.add("QLoRA keeps its adapters in " + setup.weightPrecision().label() + " and its base in NF4");
         }
 
-        // Forward, backward and recompute rows go into one list as they come; it reads them in class order.
-        OperationList ops = buffers.rows;
-        ops.clear();
+        // Forward, backward and recompute rows go into one list as they come; it reads them in class order. A
+        // transformer's plan for the memory model lists none; an MLP's is small and listed anyway.
+        OperationList ops = withOperations ? buffers.rows
+                : workload instanceof Transformer ? OperationList.NONE : new OperationList(16);
+        if (withOperations) {
+            ops.clear();
+        }
         OperationList forward = ops;
         OperationList backward = ops;
         OperationList recompute = ops;
@@ -132,9 +165,9 @@ public final class StepPlanner {
         double perDeviceShare = 1.0 / (par.tensorParallel() * par.pipelineParallel());
 
         if (workload instanceof Transformer tf) {
-            double total = tf.parameters().total();
+            double total = buffers != null ? buffers.total(tf) : tf.parameters().total();
             parametersOnDevice = total * perDeviceShare;
-            trainable = ft.adapters() ? LoraParameters.count(tf, ft) : total;
+            trainable = !ft.adapters() ? total : buffers != null ? buffers.trainable(tf, ft) : LoraParameters.count(tf, ft);
             if (!withOperations) {
                 return new StepPlan(workload, setup, ops, compute, parametersOnDevice, trainable,
                         trainable * perDeviceShare, weightBits, offload.optimizerStates(), offload.weights(), notes);
