@@ -62,6 +62,8 @@ public final class OperationList {
     private boolean sorted = true;
     /** Some rows are marked {@link #recomputed} and have no recompute row of their own yet. */
     private boolean marked;
+    /** The class of the last row written (0 for none): a row of an earlier class unsorts the list. */
+    private int lastClass;
     private List<Operation> materialized;
     /** Keeps rows repeated zero times: a list that builds one {@link Operation} as it is given. */
     private final boolean keepsEmptyRows;
@@ -195,6 +197,7 @@ public final class OperationList {
     /** Forgets every row, keeping the storage: for a sweep that plans step after step into one list. */
     public void clear() {
         size = 0;
+        lastClass = 0;
         sorted = true;
         marked = false;
         materialized = null;
@@ -255,9 +258,10 @@ public final class OperationList {
             grow(i + 1);
         }
         int cls = operationClass.ordinal();
-        if (i > 0 && cls < classOf(codes[i - 1])) {
+        if (cls < lastClass) {
             sorted = false;
         }
+        lastClass = cls;
         if (keepsNames) {
             this.name[i] = name;
             this.suffix[i] = suffix;
@@ -266,9 +270,7 @@ public final class OperationList {
                 placement.ordinal(), (pattern == null ? AccessPattern.COPY : pattern).ordinal(), overlapsBackward);
         numbers[i * NUMBERS + COUNT] = count;
         size = i + 1;
-        if (materialized != null) {
-            materialized = null;
-        }
+        materialized = null;
         return i;
     }
 
@@ -467,6 +469,7 @@ public final class OperationList {
         System.arraycopy(other.numbers, 0, numbers, at * NUMBERS, n * NUMBERS);
         System.arraycopy(other.shapes, 0, shapes, at * MAX_SHAPES * SHAPE_FIELDS, n * MAX_SHAPES * SHAPE_FIELDS);
         size = at + n;
+        lastClass = classOf(codes[size - 1]);
         materialized = null;
     }
 
@@ -515,6 +518,7 @@ public final class OperationList {
         numbers = newNumbers;
         shapes = newShapes;
         sorted = true;
+        lastClass = size == 0 ? 0 : classOf(codes[size - 1]);
         materialized = null;
     }
 
