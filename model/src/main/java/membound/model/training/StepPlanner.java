@@ -365,8 +365,8 @@ public final class StepPlanner {
             throw new BadInputException("tensor and pipeline parallelism need a transformer workload: tensorParallel="
                     + par.tensorParallel() + ", pipelineParallel=" + par.pipelineParallel());
         }
-        if (!(workload instanceof Transformer tf)) {
-            return;
+        if (!(workload instanceof Transformer tf) || par.tensorParallel() == 1 && par.pipelineParallel() == 1) {
+            return; // one device holds the whole model: nothing to divide
         }
         int t = par.tensorParallel();
         if (tf.attentionHeads() % t != 0) {
