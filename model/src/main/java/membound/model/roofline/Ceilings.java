@@ -315,25 +315,47 @@ public final class Ceilings {
     /** {@link #computeSeconds(Operation)} of row {@code i}, read from its columns. */
     double computeSeconds(OperationList ops, int i) {
         int code = ops.codes[i];
+        // Only a row with product shapes or row work can be timed otherwise than by its FLOPs: the rest (most
+        // rows, on a machine without measured products or operations all of them) take the short way.
+        if ((code & DETAIL_BITS) != 0 && detailed(code)) {
+            return detailedSeconds(ops, i, code);
+        }
+        int at = i * OperationList.NUMBERS;
+        double flops = ops.numbers[at + OperationList.FLOPS];
+        // Times a reciprocal, not over a rate: a division costs several multiplications, and a step has one per row.
+        return flops == 0 ? 0 : ops.numbers[at + OperationList.COUNT] * flops
+                * secondsPerFlopByKind[OperationList.kindIndex(code)];
+    }
+
+    /** The bits of a row's code that say it has product shapes or row work. */
+    private static final int DETAIL_BITS = 0x7 << 15 | 0x1F << 18;
+
+    /** Timed by measured products (a shaped GEMM) or a measured operation rate (row work), if the device has them. */
+    private boolean detailed(int code) {
         int kernel = OperationList.kernelOf(code);
+        int placement = OperationList.placementOf(code);
+        if (placement != DEVICE) {
+            return false;
+        }
+        if (kernel == ELEMENTWISE) {
+            return rateOperations.length > 0 && OperationList.rowOperationOf(code) >= 0;
+        }
+        return kernel == GEMM && OperationList.shapesOf(code) > 0 && productRates[OperationList.precisionOf(code)].length > 0;
+    }
+
+    private double detailedSeconds(OperationList ops, int i, int code) {
         double[] n = ops.numbers;
         int at = i * OperationList.NUMBERS;
         double count = n[at + OperationList.COUNT];
-        if (kernel == ELEMENTWISE) {
-            if (rateOperations.length > 0 && OperationList.rowOperationOf(code) >= 0
-                    && OperationList.placementOf(code) == DEVICE) {
-                int rate = nearestRate(OperationList.rowOperationOf(code), n[at + OperationList.ROW_LENGTH]);
-                if (rate >= 0) {
-                    return count * n[at + OperationList.ROW_ELEMENTS] / (rateElementsPerSecond[rate] * computeShare);
-                }
+        if (OperationList.kernelOf(code) == ELEMENTWISE) {
+            int rate = nearestRate(OperationList.rowOperationOf(code), n[at + OperationList.ROW_LENGTH]);
+            if (rate >= 0) {
+                return count * n[at + OperationList.ROW_ELEMENTS] / (rateElementsPerSecond[rate] * computeShare);
             }
-        } else if (kernel == GEMM && OperationList.shapesOf(code) > 0
-                && productRates[OperationList.precisionOf(code)].length > 0 && OperationList.placementOf(code) == DEVICE) {
-            return shapedGemmSeconds(ops, i, code, count, n[at + OperationList.FLOPS]);
+            double flops = n[at + OperationList.FLOPS];
+            return flops == 0 ? 0 : count * flops * secondsPerFlopByKind[OperationList.kindIndex(code)];
         }
-        double flops = n[at + OperationList.FLOPS];
-        // Times a reciprocal, not over a rate: a division costs several multiplications, and a step has one per row.
-        return flops == 0 ? 0 : count * flops * secondsPerFlopByKind[OperationList.kindIndex(code)];
+        return shapedGemmSeconds(ops, i, code, count, n[at + OperationList.FLOPS]);
     }
 
     /** A GEMM's products, each shape's share of the FLOPs at the rate of the nearest measured product. */
