@@ -1,7 +1,6 @@
 package membound.model;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -260,8 +259,7 @@ public final class Estimator {
                 times[kept++] = new StepResult.ClassTime(c.label(), s, s / step, m);
             }
         }
-        // An immutable list already: StepResult keeps it without another copy.
-        List<StepResult.ClassTime> breakdown = List.of(Arrays.copyOf(times, kept));
+        List<StepResult.ClassTime> breakdown = StepResult.breakdownOf(times, kept);
         double modelFlops = eval.modelFlops();
         double hardwareFlops = eval.hardwareFlops();
         TrainingSetup setup = plan.setup();

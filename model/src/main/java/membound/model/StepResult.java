@@ -19,7 +19,33 @@ public record StepResult(Basis basis, double stepSeconds, List<ClassTime> breakd
                          double modelFlopsPerStep, double peakFlopsPerSecond, double mfu, double hfu) {
 
     public StepResult {
-        breakdown = List.copyOf(breakdown);
+        breakdown = breakdown instanceof Breakdown ? breakdown : List.copyOf(breakdown);
+    }
+
+    /**
+     * Class times over an array nobody else holds, unmodifiable: what {@link membound.model.Estimator} builds a
+     * step's breakdown into, so that a sweep's step is not copied twice into a list.
+     */
+    public static List<ClassTime> breakdownOf(ClassTime[] times, int count) {
+        return new Breakdown(java.util.Arrays.copyOf(times, count));
+    }
+
+    private static final class Breakdown extends java.util.AbstractList<ClassTime> implements java.util.RandomAccess {
+        private final ClassTime[] times;
+
+        Breakdown(ClassTime[] times) {
+            this.times = times;
+        }
+
+        @Override
+        public ClassTime get(int index) {
+            return times[index];
+        }
+
+        @Override
+        public int size() {
+            return times.length;
+        }
     }
 
     /** Seconds of one class of operations in a step, and how many of them were memory-bound. */

@@ -82,7 +82,7 @@ public final class StepPlanner {
 
         double trainable(Transformer tf, FineTuning ft) {
             total(tf);
-            if (!ft.equals(countedTuning)) {
+            if (ft != countedTuning && !ft.equals(countedTuning)) {
                 countedTuning = ft;
                 countedTrainable = LoraParameters.count(tf, ft);
             }
