@@ -23,9 +23,10 @@ import membound.vocabulary.units.Units;
  * @param passes        measured passes per kernel, type and working set, each timed with CUDA events and validated
  * @param launches      empty-kernel launches timed for the launch + synchronise latency
  * @param copyBytes     bytes of one pinned host-to-device or device-to-host copy
+ * @param gemm          the cuBLASLt GEMMs
  */
 public record GpuPlan(List<StreamKernel> kernels, List<ElementType> elementTypes, boolean sweep, boolean smoke,
-                      int warmupPasses, int passes, int launches, long copyBytes) {
+                      int warmupPasses, int passes, int launches, long copyBytes, GpuGemmPlan gemm) {
 
     /** The kernels a device runs: STREAM's four, BabelStream's Dot (the read kernel) and a write-only Fill. */
     public static final List<StreamKernel> DEVICE_KERNELS = List.of(StreamKernel.COPY, StreamKernel.SCALE,
@@ -51,6 +52,9 @@ public record GpuPlan(List<StreamKernel> kernels, List<ElementType> elementTypes
         positive("warmupPasses", warmupPasses, 0);
         positive("passes", passes, 1);
         positive("launches", launches, 1);
+        if (gemm == null) {
+            throw new BadInputException("a GPU plan needs a GEMM plan (GpuGemmPlan.none() for none): gemm=null");
+        }
         if (copyBytes < VECTOR_BYTES || copyBytes % VECTOR_BYTES != 0) {
             throw new BadInputException("copyBytes must be a positive multiple of " + VECTOR_BYTES + ": copyBytes="
                     + copyBytes);
@@ -63,16 +67,21 @@ public record GpuPlan(List<StreamKernel> kernels, List<ElementType> elementTypes
         }
     }
 
-    /** Every kernel on both types at the L2 and DRAM working sets (a sweep between them where asked). */
+    /** Every kernel on both types at the L2 and DRAM working sets (a sweep between them where asked), no GEMM. */
     public static GpuPlan of(boolean sweep, int passes) {
         return new GpuPlan(DEVICE_KERNELS, List.of(ElementType.DOUBLE, ElementType.FLOAT), sweep, false, 3, passes,
-                1000, 256 * Units.MIB);
+                1000, 256 * Units.MIB, GpuGemmPlan.none());
+    }
+
+    /** This plan with {@code gemm} as its GEMMs. */
+    public GpuPlan withGemm(GpuGemmPlan gemm) {
+        return new GpuPlan(kernels, elementTypes, sweep, smoke, warmupPasses, passes, launches, copyBytes, gemm);
     }
 
     /** Every kernel on both types at tiny sizes, two passes each: checks the machinery in seconds. */
     public static GpuPlan smokePlan() {
         return new GpuPlan(DEVICE_KERNELS, List.of(ElementType.DOUBLE, ElementType.FLOAT), false, true, 1, 2, 20,
-                Units.MIB);
+                Units.MIB, GpuGemmPlan.smoke());
     }
 
     /**

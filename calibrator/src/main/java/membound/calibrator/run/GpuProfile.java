@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 import membound.benchmarks.gpu.GpuCopyResult;
+import membound.benchmarks.gpu.GpuGemmResult;
 import membound.benchmarks.gpu.GpuProperties;
 import membound.benchmarks.gpu.GpuRun;
 import membound.benchmarks.gpu.GpuStreamResult;
@@ -15,6 +16,7 @@ import membound.calibrator.ceiling.CeilingRule;
 import membound.hardware.catalog.LinkSpec;
 import membound.hardware.catalog.PlatformSpec;
 import membound.profile.BandwidthEntry;
+import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.Distribution;
 import membound.profile.Link;
@@ -47,10 +49,40 @@ final class GpuProfile {
         Device.Memory memory = new Device.Memory(properties.memoryBytes(), null,
                 new Provenance(ProvenanceKind.MEASURED, "CUDA driver cuDeviceTotalMem", "membound", null, null, null,
                         new TreeMap<>()));
+        List<ComputeEntry> compute = new ArrayList<>();
+        for (GpuGemmResult result : run.gemm()) {
+            compute.add(computeEntry(result, settings, run.gemmLibrary()));
+        }
         return new Device(ProfileBuilder.GPU, DeviceKind.GPU, properties.name(), memory,
                 unified ? List.of(ProfileBuilder.CPU) : List.of(), bandwidth, CeilingRule.ceilings(bandwidth), List.of(),
-                List.of(), List.of(), List.of(), List.of());
+                List.of(), compute, List.of(), List.of());
     }
+
+    /**
+     * A cuBLASLt GEMM: a square one is the precision's {@code gemm} ceiling at its order, one of the step's shapes a
+     * {@code product} entry; FLOP/s of every kept sample, with the library and the algorithm's workspace.
+     */
+    static ComputeEntry computeEntry(GpuGemmResult result, Map<String, String> settings, String library) {
+        Map<String, String> entrySettings = new TreeMap<>(settings);
+        entrySettings.put(CeilingRule.IMPLEMENTATION_SETTING, CUBLASLT);
+        entrySettings.put("gpu.cublasLt", library == null ? "unknown" : library);
+        entrySettings.put("gpu.gemm.callsPerSample", Integer.toString(result.launchesPerSample()));
+        entrySettings.put("gpu.gemm.workspaceBytes", Long.toString(result.workspaceBytes()));
+        entrySettings.put("gpu.gemm.accumulate", "fp32");
+        String precision = result.precision().label();
+        String id = result.square() ? "gpu-gemm-" + precision + "-n" + result.shape().m()
+                : "gpu-product-" + precision + "-" + result.shape().toString().replace(':', '-');
+        return new ComputeEntry(id, result.square() ? ComputeEntry.Kind.GEMM : ComputeEntry.Kind.PRODUCT,
+                result.precision(), null, result.square() ? (long) result.shape().m() : null,
+                result.square() ? null : result.shape(),
+                Distribution.ofDurationHistogram(result.flopsPerPass(), result.passTimes().histogram()),
+                Provenance.measured("GpuSuite cublasLtMatmul " + precision + " " + result.shape() + " (CUDA events, "
+                        + "checked at " + CHECKED_ENTRIES + " entries)", null, entrySettings));
+    }
+
+    /** The provenance setting of a GEMM through cuBLASLt, and how many entries of each output are checked. */
+    static final String CUBLASLT = "cublaslt";
+    static final int CHECKED_ENTRIES = 64;
 
     /** The pinned copies, as links from the CPU to the GPU and back, of the platform's kind (PCIe where unknown). */
     static List<Link> links(GpuRun run, Optional<PlatformSpec> platform, Map<String, String> runSettings) {

@@ -14,6 +14,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 import membound.benchmarks.gpu.GpuCopyResult;
+import membound.benchmarks.gpu.GpuGemmResult;
 import membound.benchmarks.gpu.GpuPlan;
 import membound.benchmarks.gpu.GpuProperties;
 import membound.benchmarks.gpu.GpuRun;
@@ -30,6 +31,7 @@ import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
 import membound.hardware.host.SystemFiles;
 import membound.profile.BandwidthEntry;
+import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.LevelCeiling;
 import membound.profile.Link;
@@ -41,6 +43,8 @@ import membound.vocabulary.BadInputException;
 import membound.vocabulary.DeviceKind;
 import membound.vocabulary.LinkKind;
 import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.Precision;
+import membound.vocabulary.ProductShape;
 import membound.vocabulary.units.Units;
 
 /**
@@ -150,7 +154,44 @@ class GpuMeasurementTest {
                         256, 64, PassTimes.ofNanos(40_000, 41_000, 42_000))),
                 PassTimes.ofNanos(6_000, 6_100, 6_500),
                 List.of(new GpuCopyResult(true, 256 * Units.MIB, PassTimes.ofNanos(4_900_000, 5_000_000, 5_100_000)),
-                        new GpuCopyResult(false, 256 * Units.MIB, PassTimes.ofNanos(5_000_000, 5_100_000, 5_300_000))));
+                        new GpuCopyResult(false, 256 * Units.MIB, PassTimes.ofNanos(5_000_000, 5_100_000, 5_300_000))),
+                List.of(new GpuGemmResult(Precision.BF16, new ProductShape(8192, 8192, 8192, ProductShape.Layout.NN),
+                                true, 1, 4 * Units.MIB, PassTimes.ofNanos(11_000_000, 11_900_000, 12_500_000)),
+                        new GpuGemmResult(Precision.BF16, ProductShape.parse("16x256x64x256:nt"), false, 200, 0,
+                                PassTimes.ofNanos(20_000, 21_000, 22_000))),
+                "libcublasLt.so.13 13.0.0", List.of(NO_FP4));
+    }
+
+    static final String NO_FP4 = "gpu fp4 GEMM not measured: compute capability 9.0 has no fp4 tensor-core GEMM "
+            + "(it needs 10.0)";
+
+    @Test
+    void theGemmsBecomeComputeAndProductEntriesWithTheLibraryInTheirProvenance() {
+        Profile profile = ProfileJson.read(ProfileJson.toJson(builder().build(List.of(), LoadReport.unmonitored(0),
+                List.of(), GpuMeasurement.Outcome.measured(run()))), "test");
+        Device gpu = profile.device(ProfileBuilder.GPU).orElseThrow();
+        ComputeEntry gemm = gpu.computeCeiling(Precision.BF16, ComputeEntry.Kind.GEMM).orElseThrow();
+        assertEquals("gpu-gemm-bf16-n8192", gemm.id());
+        assertEquals(8192L, gemm.matrixSize());
+        double flops = 2.0 * 8192 * 8192 * 8192;
+        assertEquals(flops / 11.9e-3, gemm.flopsPerSecond().median(), flops / 11.9e-3 * 1e-3, "FLOPs over the median");
+        assertEquals("libcublasLt.so.13 13.0.0", gemm.provenance().settings().get("gpu.cublasLt"));
+        assertEquals("cublaslt", gemm.provenance().settings().get("param.implementation"));
+        ComputeEntry product = gpu.compute().stream().filter(c -> c.kind() == ComputeEntry.Kind.PRODUCT)
+                .findFirst().orElseThrow();
+        assertEquals(ProductShape.parse("16x256x64x256:nt"), product.shape());
+        assertEquals("gpu-product-bf16-16x256x64x256-nt", product.id());
+        assertEquals("200", product.provenance().settings().get("gpu.gemm.callsPerSample"));
+    }
+
+    @Test
+    void whatTheSuiteDidNotMeasureIsOneLineEachAndTheGemmIsInTheSummary() {
+        StringWriter out = new StringWriter();
+        GpuMeasurement.attempt(GpuPolicy.AUTO, GpuPlan.of(false, 3), new PrintWriter(out), plan -> run());
+        String printed = out.toString();
+        assertTrue(printed.contains("bf16 GEMM 8192^3 " + String.format(java.util.Locale.ROOT, "%.1f",
+                2.0 * 8192 * 8192 * 8192 / 11.9e-3 / 1e12) + " TFLOP/s (libcublasLt.so.13 13.0.0)"), printed);
+        assertTrue(printed.contains("\n" + NO_FP4 + "\n"), printed);
     }
 
     private static ProfileBuilder builder() {

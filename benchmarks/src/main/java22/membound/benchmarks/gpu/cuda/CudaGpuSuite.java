@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 
 import membound.benchmarks.gpu.GpuCopyResult;
+import membound.benchmarks.gpu.GpuGemmResult;
 import membound.benchmarks.gpu.GpuPlan;
 import membound.benchmarks.gpu.GpuProperties;
 import membound.benchmarks.gpu.GpuRun;
@@ -26,7 +27,9 @@ import membound.vocabulary.units.Units;
 /**
  * The GPU suite on GPU 0 through the CUDA driver: device attributes, then the STREAM kernels at each working set
  * (every pass timed with CUDA events and validated on the device against STREAM's closed form), the launch +
- * synchronise latency of an empty kernel, and pinned copies in both directions.
+ * synchronise latency of an empty kernel, pinned copies in both directions, and the GEMMs of the plan through
+ * cuBLASLt ({@link CudaGemm}; without cuBLASLt, or for a precision the device does not offer, one line says why and
+ * the rest goes on).
  *
  * <p>A pass: the array the kernel writes is poisoned with NaN (untimed), the kernel runs between two events, and a
  * verify kernel counts the elements that differ from the closed form (Dot's sum is compared instead). The poison
@@ -109,7 +112,25 @@ public final class CudaGpuSuite implements GpuSuite {
             for (GpuPlan.WorkingSetSize size : sizes) {
                 stream.addAll(stream(plan, size, launchesPerSample(size, largest)));
             }
-            return new GpuRun(device, plan, stream, launchSync(plan), copies(plan));
+            PassTimes launchSync = launchSync(plan);
+            List<GpuCopyResult> copies = copies(plan);
+            List<String> notMeasured = new ArrayList<>();
+            List<GpuGemmResult> gemm = List.of();
+            String library = null;
+            if (!plan.gemm().precisions().isEmpty()) {
+                try (CublasLt lt = CublasLt.load()) {
+                    library = lt.library() + " " + CublasLt.versionText(lt.version());
+                    CudaGemm gemms = new CudaGemm(cuda, lt, device.computeCapability(), start, end);
+                    gemm = gemms.measure(plan.gemm());
+                    notMeasured.addAll(gemms.notMeasured());
+                } catch (GpuUnavailableException e) {
+                    if (e instanceof CudaException cuda && !cuda.getMessage().startsWith("cublasLtCreate")) {
+                        throw e;
+                    }
+                    notMeasured.add("gpu GEMM not measured: " + e.getMessage());
+                }
+            }
+            return new GpuRun(device, plan, stream, launchSync, copies, gemm, library, notMeasured);
         }
 
         private MemorySegment module(String resource) {
