@@ -58,6 +58,27 @@ class GpuPredictTest {
         assertTrue(notes.contains("gpu-not-measured: cuInit(0) failed: CUDA_ERROR_NO_DEVICE"), notes);
     }
 
+    @Test
+    void aMeasuredLaunchIntervalIsTheGpusPerKernelFloorInThePrediction() throws Exception {
+        Profile fixture = ProfileJson.read(FIXTURE);
+        membound.profile.LatencyEntry.Nanos interval = membound.profile.LatencyEntry.Nanos.ofSamples(2_400, 2_500, 2_600);
+        membound.profile.LaunchEntry launch = new membound.profile.LaunchEntry(
+                membound.profile.LatencyEntry.Nanos.ofSamples(6_000, 6_100, 6_500), interval,
+                membound.profile.Provenance.measured("synthetic launch figures (test)", null, java.util.Map.of()));
+        Profile withLaunch = new Profile(fixture.host(), fixture.nominal(), fixture.devices().stream()
+                .map(d -> d.id().equals("gpu") ? d.withLaunch(launch) : d).toList(), fixture.links(),
+                fixture.efficiency(), fixture.quality(), fixture.provenance());
+        Path file = dir.resolve("spark-gpu-launch.json");
+        Files.writeString(file, ProfileJson.toJson(withLaunch));
+        JsonNode json = predict(file);
+        assertCeiling(json, "kernel launch (least time of each kernel)", 2.5, "synthetic launch figures (test)");
+        String notes = json.path("notes").toString();
+        assertTrue(notes.contains("kernel launches: ") && notes.contains("at least 2.50 us each"), notes);
+        double without = predict(FIXTURE).path("measured").path("stepSeconds").asDouble();
+        double with = json.path("measured").path("stepSeconds").asDouble();
+        assertTrue(with >= without, "a launch floor never makes a step faster: " + without + " -> " + with);
+    }
+
     private static void assertCeiling(JsonNode json, String name, double value, String source) {
         for (JsonNode ceiling : json.path("measuredCeilings")) {
             if (ceiling.path("ceiling").asText().equals(name)) {

@@ -29,6 +29,7 @@ import membound.vocabulary.Precision;
  * @param compute           compute ceilings
  * @param tenants           bandwidth shared between concurrent processes
  * @param operations        rates of elementwise operations bound by their transcendentals and reductions
+ * @param launch            what starting a kernel costs (an accelerator measured by its suite), or null
  */
 public record Device(
         String id,
@@ -42,7 +43,17 @@ public record Device(
         List<LatencyEntry> latency,
         List<ComputeEntry> compute,
         List<TenantEntry> tenants,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<OperationEntry> operations) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<OperationEntry> operations,
+        @JsonInclude(JsonInclude.Include.NON_NULL) LaunchEntry launch) {
+
+    /** A device without a launch figure (every CPU, and a GPU not measured by its suite). */
+    public Device(String id, DeviceKind kind, String name, Memory memory, List<String> unifiedMemoryWith,
+                  List<BandwidthEntry> bandwidth, List<LevelCeiling> levels, List<ScalingCurve> threadScaling,
+                  List<LatencyEntry> latency, List<ComputeEntry> compute, List<TenantEntry> tenants,
+                  List<OperationEntry> operations) {
+        this(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency, compute, tenants,
+                operations, null);
+    }
 
     public Device {
         Checks.id("device.id", id);
@@ -108,22 +119,28 @@ public record Device(
 
     public Device withBandwidth(List<BandwidthEntry> newBandwidth) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, newBandwidth, levels, threadScaling, latency,
-                compute, tenants, operations);
+                compute, tenants, operations, launch);
     }
 
     public Device withLevels(List<LevelCeiling> newLevels) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, newLevels, threadScaling, latency,
-                compute, tenants, operations);
+                compute, tenants, operations, launch);
     }
 
     public Device withOperations(List<OperationEntry> newOperations) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                compute, tenants, newOperations);
+                compute, tenants, newOperations, launch);
+    }
+
+    /** This device with {@code newLaunch} as its launch figure. */
+    public Device withLaunch(LaunchEntry newLaunch) {
+        return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
+                compute, tenants, operations, newLaunch);
     }
 
     public Device withCompute(List<ComputeEntry> newCompute) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                newCompute, tenants, operations);
+                newCompute, tenants, operations, launch);
     }
 
     /**

@@ -11,6 +11,8 @@ import membound.benchmarks.results.PassTimes;
  * @param plan        what was run
  * @param stream      every kernel, element type and working set
  * @param launchSync  an empty kernel's launch followed by a context synchronise, each timed on the host clock
+ * @param launchInterval empty kernels launched back to back, per launch (samples of 100 launches and one
+ *                    synchronise, on the host clock): what each of a step's kernels costs at least
  * @param copies      pinned host-to-device and device-to-host copies
  * @param gemm        the cuBLASLt GEMMs that ran, each checked
  * @param gemmLibrary the cuBLASLt that ran them ({@code libcublasLt.so.12 12.8.3}), or null where none loaded
@@ -18,7 +20,7 @@ import membound.benchmarks.results.PassTimes;
  *                    the device or library does not offer, no algorithm for a layout)
  */
 public record GpuRun(GpuProperties device, GpuPlan plan, List<GpuStreamResult> stream, PassTimes launchSync,
-                     List<GpuCopyResult> copies, List<GpuGemmResult> gemm, String gemmLibrary,
+                     PassTimes launchInterval, List<GpuCopyResult> copies, List<GpuGemmResult> gemm, String gemmLibrary,
                      List<String> notMeasured) {
 
     public GpuRun {

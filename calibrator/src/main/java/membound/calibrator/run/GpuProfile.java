@@ -19,6 +19,8 @@ import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.Distribution;
+import membound.profile.LatencyEntry;
+import membound.profile.LaunchEntry;
 import membound.profile.Link;
 import membound.profile.Provenance;
 import membound.profile.ProvenanceKind;
@@ -55,7 +57,21 @@ final class GpuProfile {
         }
         return new Device(ProfileBuilder.GPU, DeviceKind.GPU, properties.name(), memory,
                 unified ? List.of(ProfileBuilder.CPU) : List.of(), bandwidth, CeilingRule.ceilings(bandwidth), List.of(),
-                List.of(), compute, List.of(), List.of());
+                List.of(), compute, List.of(), List.of(), launch(run, settings));
+    }
+
+    /** The empty kernel's launch + synchronise and back-to-back launch interval, percentiles of every sample. */
+    static LaunchEntry launch(GpuRun run, Map<String, String> settings) {
+        Map<String, String> launchSettings = new TreeMap<>(settings);
+        launchSettings.put("gpu.launches", Integer.toString(run.plan().launches()));
+        return new LaunchEntry(nanos(run.launchSync()), nanos(run.launchInterval()),
+                Provenance.measured("GpuSuite empty kernel: cuLaunchKernel + cuCtxSynchronize, and cuLaunchKernel back "
+                        + "to back (host clock)", null, launchSettings));
+    }
+
+    private static LatencyEntry.Nanos nanos(membound.benchmarks.results.PassTimes times) {
+        return new LatencyEntry.Nanos(times.percentileNanos(50), times.percentileNanos(90), times.percentileNanos(99),
+                times.meanNanos(), times.count());
     }
 
     /**

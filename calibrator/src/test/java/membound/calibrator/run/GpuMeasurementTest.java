@@ -152,7 +152,7 @@ class GpuMeasurementTest {
                         PassTimes.ofNanos(13_300_000, 13_400_000, 13_600_000)),
                 new GpuStreamResult(StreamKernel.TRIAD, ElementType.DOUBLE, l2, l2.arrayBytes() / Double.BYTES, 288,
                         256, 64, PassTimes.ofNanos(40_000, 41_000, 42_000))),
-                PassTimes.ofNanos(6_000, 6_100, 6_500),
+                PassTimes.ofNanos(6_000, 6_100, 6_500), PassTimes.ofNanos(2_400, 2_500, 2_600),
                 List.of(new GpuCopyResult(true, 256 * Units.MIB, PassTimes.ofNanos(4_900_000, 5_000_000, 5_100_000)),
                         new GpuCopyResult(false, 256 * Units.MIB, PassTimes.ofNanos(5_000_000, 5_100_000, 5_300_000))),
                 List.of(new GpuGemmResult(Precision.BF16, new ProductShape(8192, 8192, 8192, ProductShape.Layout.NN),
@@ -182,6 +182,18 @@ class GpuMeasurementTest {
         assertEquals(ProductShape.parse("16x256x64x256:nt"), product.shape());
         assertEquals("gpu-product-bf16-16x256x64x256-nt", product.id());
         assertEquals("200", product.provenance().settings().get("gpu.gemm.callsPerSample"));
+    }
+
+    @Test
+    void theLaunchFiguresBelongToTheGpuDevice() {
+        Profile profile = ProfileJson.read(ProfileJson.toJson(builder().build(List.of(), LoadReport.unmonitored(0),
+                List.of(), GpuMeasurement.Outcome.measured(run()))), "test");
+        Device gpu = profile.device(ProfileBuilder.GPU).orElseThrow();
+        assertEquals(6_100, gpu.launch().launchSyncNanos().p50(), 6_100 * 1e-3);
+        assertEquals(2_500, gpu.launch().launchIntervalNanos().p50(), 2_500 * 1e-3);
+        assertEquals(3, gpu.launch().launchIntervalNanos().samples());
+        assertEquals("1000", gpu.launch().provenance().settings().get("gpu.launches"));
+        assertEquals(null, profile.device(ProfileBuilder.CPU).orElseThrow().launch(), "a CPU launches nothing");
     }
 
     @Test

@@ -213,7 +213,16 @@ final class ProfileMachines {
         Machines.applyPeakOverrides(compute, peakOverrides);
         DeviceKind kind = d.kind() == DeviceKind.CPU ? DeviceKind.CPU : DeviceKind.GPU;
         return new Device(d.id(), d.name(), kind, capacity, capacitySource, !d.unifiedMemoryWith().isEmpty(), tiers,
-                compute, vector);
+                compute, vector, kernelLaunch(d, origin));
+    }
+
+    /** The device's back-to-back kernel launch interval (median), where its suite measured one. */
+    static Ceiling kernelLaunch(membound.profile.Device d, String origin) {
+        if (d.launch() == null) {
+            return null;
+        }
+        return Ceiling.measured(d.launch().launchIntervalNanos().p50() * 1e-9, describe(d.launch().provenance())
+                + " median of " + d.launch().launchIntervalNanos().samples() + " samples (profile " + origin + ")");
     }
 
     /**

@@ -49,6 +49,7 @@ public final class Ceilings {
     private final double hostLinkBytesPerSecond;
     private final double hostLinkLatencySeconds;
     private final double bandwidthScale;
+    private final double kernelLaunchSeconds;
 
     private Ceilings(Basis basis, Device device, Device host, Link parallelLink, Link hostLink,
                      double bandwidthShare, double computeShare, double bandwidthScale) {
@@ -97,6 +98,12 @@ public final class Ceilings {
         parallelLinkLatencySeconds = parallelLink == null ? 0 : parallelLink.latencySeconds();
         hostLinkBytesPerSecond = hostLink == null ? Double.NaN : hostLink.bandwidth().value(basis);
         hostLinkLatencySeconds = hostLink == null ? 0 : hostLink.latencySeconds();
+        kernelLaunchSeconds = device.kernelLaunchSeconds() == null ? 0 : device.kernelLaunchSeconds().value(basis);
+    }
+
+    /** The least time one repetition of an operation on the device takes (a kernel launch), 0 where unknown. */
+    public double kernelLaunchSeconds() {
+        return kernelLaunchSeconds;
     }
 
     /**
@@ -251,6 +258,10 @@ public final class Ceilings {
         Ceiling vector = device.vectorFlops();
         if (vector != null) {
             lines.add(new CeilingLine("vector (elementwise)", vector.value(basis), "FLOP/s", vector.source(basis)));
+        }
+        if (device.kernelLaunchSeconds() != null) {
+            lines.add(new CeilingLine("kernel launch (least time of each kernel)",
+                    device.kernelLaunchSeconds().value(basis) * 1e6, "us", device.kernelLaunchSeconds().source(basis)));
         }
         if (parallelLink != null) {
             lines.add(new CeilingLine("link " + parallelLink.name() + " per direction", parallelLink.bandwidth().value(basis),

@@ -113,6 +113,7 @@ public final class CudaGpuSuite implements GpuSuite {
                 stream.addAll(stream(plan, size, launchesPerSample(size, largest)));
             }
             PassTimes launchSync = launchSync(plan);
+            PassTimes launchInterval = launchInterval(plan);
             List<GpuCopyResult> copies = copies(plan);
             List<String> notMeasured = new ArrayList<>();
             List<GpuGemmResult> gemm = List.of();
@@ -130,7 +131,7 @@ public final class CudaGpuSuite implements GpuSuite {
                     notMeasured.add("gpu GEMM not measured: " + e.getMessage());
                 }
             }
-            return new GpuRun(device, plan, stream, launchSync, copies, gemm, library, notMeasured);
+            return new GpuRun(device, plan, stream, launchSync, launchInterval, copies, gemm, library, notMeasured);
         }
 
         private MemorySegment module(String resource) {
@@ -302,6 +303,33 @@ public final class CudaGpuSuite implements GpuSuite {
                 long took = System.nanoTime() - begin;
                 if (i >= 0) {
                     nanos[i] = took;
+                }
+            }
+            return PassTimes.ofNanos(nanos);
+        }
+
+        /** Empty kernels launched back to back in one sample, then one synchronise. */
+        static final int LAUNCHES_PER_INTERVAL_SAMPLE = 100;
+
+        /**
+         * The interval between kernels launched back to back without waiting (what a training step's stream of
+         * short kernels pays per kernel): each sample is {@value #LAUNCHES_PER_INTERVAL_SAMPLE} empty launches and
+         * one synchronise on the host clock, divided by the launches.
+         */
+        private PassTimes launchInterval(GpuPlan plan) {
+            int samples = Math.max(1, plan.launches() / LAUNCHES_PER_INTERVAL_SAMPLE);
+            long[] nanos = new long[samples];
+            MemorySegment none = arena.allocate(8);
+            cuda.synchronize();
+            for (int i = -1; i < samples; i++) {
+                long begin = System.nanoTime();
+                for (int launch = 0; launch < LAUNCHES_PER_INTERVAL_SAMPLE; launch++) {
+                    cuda.launch(launchEmpty, 1, 1, none, "empty");
+                }
+                cuda.synchronize();
+                long took = (System.nanoTime() - begin) / LAUNCHES_PER_INTERVAL_SAMPLE;
+                if (i >= 0) {
+                    nanos[i] = Math.max(1, took);
                 }
             }
             return PassTimes.ofNanos(nanos);
