@@ -16,7 +16,7 @@ import membound.vocabulary.units.Units;
  * the launch latency and how many bytes per pinned copy.
  *
  * @param kernels       the STREAM kernels the device runs (copy, scale, add, triad, dot, fill)
- * @param elementTypes  fp64 and fp32
+ * @param elementTypes  fp64, fp32 and bf16
  * @param sweep         working sets from inside the L2 to DRAM by doubling, not only those two
  * @param smoke         tiny arrays that check the machinery, not the device
  * @param warmupPasses  passes run before the measured ones, not kept
@@ -31,6 +31,10 @@ public record GpuPlan(List<StreamKernel> kernels, List<ElementType> elementTypes
     /** The kernels a device runs: STREAM's four, BabelStream's Dot (the read kernel) and a write-only Fill. */
     public static final List<StreamKernel> DEVICE_KERNELS = List.of(StreamKernel.COPY, StreamKernel.SCALE,
             StreamKernel.ADD, StreamKernel.TRIAD, StreamKernel.DOT, StreamKernel.FILL);
+
+    /** The element types the device's STREAM kernels run on: fp64, fp32 and bf16 (sm_80 and newer). */
+    public static final List<ElementType> DEVICE_TYPES = List.of(ElementType.DOUBLE, ElementType.FLOAT,
+            ElementType.BF16);
 
     /** A DRAM array is at least this large, beside STREAM's 4x the L2 (HBM parts have L2s of 50 MB and more). */
     public static final long DRAM_MINIMUM_ARRAY_BYTES = Units.GIB;
@@ -69,7 +73,7 @@ public record GpuPlan(List<StreamKernel> kernels, List<ElementType> elementTypes
 
     /** Every kernel on both types at the L2 and DRAM working sets (a sweep between them where asked), no GEMM. */
     public static GpuPlan of(boolean sweep, int passes) {
-        return new GpuPlan(DEVICE_KERNELS, List.of(ElementType.DOUBLE, ElementType.FLOAT), sweep, false, 3, passes,
+        return new GpuPlan(DEVICE_KERNELS, DEVICE_TYPES, sweep, false, 3, passes,
                 1000, 256 * Units.MIB, GpuGemmPlan.none());
     }
 
@@ -80,7 +84,7 @@ public record GpuPlan(List<StreamKernel> kernels, List<ElementType> elementTypes
 
     /** Every kernel on both types at tiny sizes, two passes each: checks the machinery in seconds. */
     public static GpuPlan smokePlan() {
-        return new GpuPlan(DEVICE_KERNELS, List.of(ElementType.DOUBLE, ElementType.FLOAT), false, true, 1, 2, 20,
+        return new GpuPlan(DEVICE_KERNELS, DEVICE_TYPES, false, true, 1, 2, 20,
                 Units.MIB, GpuGemmPlan.smoke());
     }
 
