@@ -32,7 +32,7 @@ find_cublaslt() {
   if command -v python3 >/dev/null; then
     while read -r candidate; do dirs+=("$candidate"); done < <(python3 - 2>/dev/null <<'PY'
 import importlib, os
-for name in ("nvidia.cublas", "torch"):
+for name in ("nvidia.cublas", "nvidia.cu13", "nvidia.cu12", "torch"):
     try:
         module = importlib.import_module(name)
     except Exception:
@@ -47,6 +47,8 @@ PY
       [ -f "$lib" ] && { echo "$lib"; return 0; }
     done
   done
+  # Last: anywhere under the usual roots (a conda environment, a virtualenv), for at most 30 s.
+  timeout 30 find /usr /opt /root /home -name 'libcublasLt.so.[0-9]*' -type f 2>/dev/null | head -1 | grep . && return 0
   return 1
 }
 if [ -z "${MEMBOUND_LIBCUBLASLT:-}" ]; then

@@ -190,13 +190,17 @@ final class CudaGemm {
         return results;
     }
 
-    /** Measures one problem; a problem cuBLASLt has no algorithm for becomes a line and the rest goes on. */
+    /**
+     * Measures one problem. A problem cuBLASLt refuses (a {@code CUBLAS_STATUS_*}: no algorithm for it, a format or
+     * attribute this library does not know) becomes a line and the rest goes on: no figure, and no wrong one. A
+     * driver error ({@code CUDA_ERROR_*}) leaves the context unusable and ends the suite.
+     */
     private void attempt(GpuGemmPlan plan, Format format, ProductShape shape, boolean square,
                          List<GpuGemmResult> results) {
         try {
             results.add(measure(plan, format, shape, square));
         } catch (CudaException e) {
-            if (e.code() != CublasLt.STATUS_NOT_SUPPORTED || !e.getMessage().startsWith("cublasLtMatmulAlgoGetHeuristic")) {
+            if (!e.cudaErrorName().orElse("").startsWith("CUBLAS_STATUS_")) {
                 throw e;
             }
             notMeasured.add("gpu " + format.precision.label() + " GEMM " + shape + " not measured: " + e.getMessage());
