@@ -90,7 +90,7 @@ class GpuSuiteRunTest {
                 ElementType.BF16, dram, Units.GIB / 2, 1056, 256, 1, PassTimes.ofNanos(800_000, 810_000, 820_000))),
                 PassTimes.ofNanos(9_000), PassTimes.ofNanos(2_000), List.of(),
                 List.of(new GpuGemmResult(Precision.BF16, new ProductShape(8192, 8192, 8192, ProductShape.Layout.NN),
-                        true, 1, 0, PassTimes.ofNanos(1_500_000, 1_600_000))), "libcublasLt.so.12 12.8.3",
+                        true, 1, 0, PassTimes.ofNanos(1_500_000, 1_600_000))), "libcublasLt.so.12 12.8.3", List.of(),
                 List.of("gpu fp4 GEMM not measured: compute capability 9.0 has no fp4 tensor-core GEMM (it needs 10.0)"));
         Output o = new Output();
         assertEquals(0, GpuSuiteRun.run(include("GpuSuite"), o.out, o.err, plan -> run));

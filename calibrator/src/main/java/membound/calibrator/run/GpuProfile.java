@@ -11,6 +11,7 @@ import membound.benchmarks.gpu.GpuCopyResult;
 import membound.benchmarks.gpu.GpuGemmResult;
 import membound.benchmarks.gpu.GpuProperties;
 import membound.benchmarks.gpu.GpuRun;
+import membound.benchmarks.gpu.GpuSharingResult;
 import membound.benchmarks.gpu.GpuStreamResult;
 import membound.calibrator.ceiling.CeilingRule;
 import membound.hardware.catalog.LinkSpec;
@@ -23,6 +24,7 @@ import membound.profile.LatencyEntry;
 import membound.profile.LaunchEntry;
 import membound.profile.Link;
 import membound.profile.Provenance;
+import membound.profile.SharingEntry;
 import membound.profile.ProvenanceKind;
 import membound.vocabulary.DeviceKind;
 import membound.vocabulary.LinkKind;
@@ -37,6 +39,8 @@ final class GpuProfile {
 
     /** The provenance setting that says which implementation ran: PTX kernels through the driver. */
     static final String PTX = "ptx";
+    /** The working set of Triad on memory the CPU allocated (CudaGpuSuite.HOST_PAGEABLE). */
+    static final String HOST_PAGEABLE = "host-pageable";
 
     private GpuProfile() {
     }
@@ -57,8 +61,29 @@ final class GpuProfile {
         }
         return new Device(ProfileBuilder.GPU, DeviceKind.GPU, properties.name(), memory,
                 unified ? List.of(ProfileBuilder.CPU) : List.of(), bandwidth, CeilingRule.ceilings(bandwidth), List.of(),
-                List.of(), compute, List.of(), List.of(), launch(run, settings));
+                List.of(), compute, List.of(), List.of(), launch(run, settings), sharing(run, settings));
     }
+
+    /** The sharing curve's points, each with every sample's rate. */
+    static List<SharingEntry> sharing(GpuRun run, Map<String, String> settings) {
+        List<SharingEntry> entries = new ArrayList<>();
+        for (GpuSharingResult point : run.sharing()) {
+            Map<String, String> pointSettings = new TreeMap<>(settings);
+            pointSettings.put("sharing.cpuArrayBytesPerThread", Long.toString(CPU_SLICE_ARRAY_BYTES));
+            entries.add(new SharingEntry(point.measured(), point.kernel().name().toLowerCase(Locale.ROOT), "double",
+                    point.cpuThreadsStreaming(), point.gpuStreaming(),
+                    Distribution.ofDurationHistogram(point.bytesPerSample(), point.passTimes().histogram()),
+                    Provenance.measured(point.measured().equals("gpu")
+                            ? "GpuSuite Triad (PTX, CUDA events) while " + point.cpuThreadsStreaming()
+                                    + " CPU threads stream Triad"
+                            : "CPU Triad on " + point.cpuThreadsStreaming() + " threads (slowest thread per sample) "
+                                    + "while the GPU streams Triad", null, pointSettings)));
+        }
+        return entries;
+    }
+
+    /** Bytes of each of a sharing-curve CPU thread's arrays (the GPU suite's CudaGpuSuite.CPU_SLICE_ARRAY_BYTES). */
+    static final long CPU_SLICE_ARRAY_BYTES = 32L << 20;
 
     /** The empty kernel's launch + synchronise and back-to-back launch interval, percentiles of every sample. */
     static LaunchEntry launch(GpuRun run, Map<String, String> settings) {
@@ -128,8 +153,13 @@ final class GpuProfile {
     private static BandwidthEntry bandwidthEntry(GpuStreamResult result, Map<String, String> settings) {
         String kernel = result.kernel().name().toLowerCase(Locale.ROOT);
         String type = result.elementType().javaName();
-        String label = result.workingSet().label().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]", "");
+        String label = result.workingSet().label().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "");
         Map<String, String> entrySettings = new TreeMap<>(settings);
+        if (result.workingSet().label().equals(HOST_PAGEABLE)) {
+            // Memory the CPU allocated: a figure of its own, not the device memory's ceiling.
+            entrySettings.put(CeilingRule.IMPLEMENTATION_SETTING, PTX + "-host-memory");
+            entrySettings.put("gpu.memory", "cpu-allocated pageable (malloc), first touched by the CPU");
+        }
         entrySettings.put("gpu.arrayBytes", Long.toString(result.workingSet().arrayBytes()));
         entrySettings.put("gpu.grid", result.grid() + "x" + result.threads());
         entrySettings.put("gpu.launchesPerSample", Integer.toString(result.launchesPerSample()));
