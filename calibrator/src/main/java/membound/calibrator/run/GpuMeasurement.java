@@ -86,6 +86,7 @@ final class GpuMeasurement {
         for (GpuStreamResult result : run.stream()) {
             if (result.kernel() == membound.benchmarks.stream.StreamKernel.TRIAD
                     && result.workingSet().level() == membound.vocabulary.MemoryLevel.DRAM
+                    && !result.workingSet().label().equals(GpuProfile.HOST_PAGEABLE)
                     && result.elementType() == membound.benchmarks.stream.ElementType.DOUBLE) {
                 s.append(", DRAM triad ").append(Units.formatBandwidth(
                         result.passTimes().rates(result.streamBytesPerPass()).median()));

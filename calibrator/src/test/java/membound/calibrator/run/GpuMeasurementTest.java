@@ -234,6 +234,7 @@ class GpuMeasurementTest {
         assertTrue(printed.contains("bf16 GEMM 8192^3 " + String.format(java.util.Locale.ROOT, "%.1f",
                 2.0 * 8192 * 8192 * 8192 / 11.9e-3 / 1e12) + " TFLOP/s (libcublasLt.so.13 13.0.0)"), printed);
         assertTrue(printed.contains("\n" + NO_FP4 + "\n"), printed);
+        assertEquals(1, printed.split(", DRAM triad ", -1).length - 1, "the device memory's Triad only: " + printed);
     }
 
     private static ProfileBuilder builder() {
