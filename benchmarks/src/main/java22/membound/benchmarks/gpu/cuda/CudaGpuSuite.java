@@ -144,7 +144,13 @@ public final class CudaGpuSuite implements GpuSuite {
                     notMeasured.add("gpu triad on CPU-allocated memory not measured: the device reports no pageable "
                             + "memory access (CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 0)");
                 }
-                sharing = new Sharing(plan, dram).measure();
+                try {
+                    sharing = new Sharing(plan, dram).measure();
+                } catch (CudaException e) {
+                    throw e;
+                } catch (GpuUnavailableException e) {
+                    notMeasured.add("gpu sharing curve not measured: " + e.getMessage());
+                }
             } else {
                 notMeasured.add("gpu sharing curve not measured: " + device.name() + " does not share the host's "
                         + "memory (not integrated, no pageable access through the host's page tables)");
@@ -551,7 +557,8 @@ public final class CudaGpuSuite implements GpuSuite {
                             }
                         } else {
                             for (int sample = 0; sample < samples && !stop; sample++) {
-                                barrier.await();
+                                // Timed: a thread that failed never arrives, and the others must not wait for it.
+                                barrier.await(BARRIER_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
                                 long begin = System.nanoTime();
                                 slice.run(passesPerSample);
                                 nanos[index][sample] = Math.max(1, System.nanoTime() - begin);
@@ -561,6 +568,9 @@ public final class CudaGpuSuite implements GpuSuite {
                     } catch (Throwable e) {
                         failures[index] = e;
                         firstPass.countDown();
+                        if (barrier != null) {
+                            barrier.reset();
+                        }
                     }
                 }
 
@@ -588,9 +598,16 @@ public final class CudaGpuSuite implements GpuSuite {
                     }
                     done = true;
                     for (int t = 0; t < threads; t++) {
+                        if (failures[t] != null && !(failures[t] instanceof java.util.concurrent.BrokenBarrierException)
+                                && !(failures[t] instanceof java.util.concurrent.TimeoutException)) {
+                            throw new GpuUnavailableException("a CPU thread of the sharing curve failed: "
+                                    + failures[t], null, failures[t]);
+                        }
+                    }
+                    for (int t = 0; t < threads; t++) {
                         if (failures[t] != null) {
-                            throw new IllegalStateException("a CPU thread of the sharing curve failed: " + failures[t],
-                                    failures[t]);
+                            throw new GpuUnavailableException("a CPU thread of the sharing curve failed: "
+                                    + failures[t], null, failures[t]);
                         }
                         if (problems[t] != null) {
                             throw new StreamValidationException("CPU Triad of the sharing curve failed validation "
@@ -705,6 +722,8 @@ public final class CudaGpuSuite implements GpuSuite {
     static final long CPU_SLICE_ARRAY_BYTES = 32 * Units.MIB;
     /** Passes of each CPU thread in one sample of the CPU's Triad while the GPU streams. */
     static final int CPU_PASSES_PER_SAMPLE = 4;
+    /** The longest a sharing-curve CPU thread waits for the others at the start of a sample. */
+    static final long BARRIER_SECONDS = 120;
     /** Triads the GPU queues between two looks at whether the CPU's samples are done. */
     static final int GPU_LAUNCHES_PER_CHECK = 4;
 
