@@ -208,7 +208,7 @@ public final class Estimator {
      * device is at least one kernel, which cannot finish sooner than the launch interval after the one before
      * (kernels shorter than a launch leave the GPU waiting for the host). Transfers and host work launch nothing.
      */
-    static double launchBoundSeconds(Operation op, double rooflineSeconds, double launchSeconds) {
+    public static double launchBoundSeconds(Operation op, double rooflineSeconds, double launchSeconds) {
         if (op.kernel() == Kernel.TRANSFER || op.placement() != membound.model.roofline.Placement.DEVICE) {
             return 0;
         }

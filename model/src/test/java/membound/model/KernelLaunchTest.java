@@ -63,6 +63,25 @@ class KernelLaunchTest {
     }
 
     @Test
+    void aDecodeStepTakesAtLeastOneLaunchPerKernel() {
+        membound.model.workload.Transformer llama = Presets.get("llama-3.1-8b");
+        membound.model.decode.DecodeSetup setup = new membound.model.decode.DecodeSetup(4096, 1, 128,
+                membound.model.decode.WeightFormat.parse("Q8_0"), membound.vocabulary.Precision.BF16,
+                membound.vocabulary.Precision.BF16, 1);
+        double without = membound.model.decode.DecodeEstimator.predict(llama, setup, fast).stepSeconds();
+        double launch = 1e-4;
+        double with = membound.model.decode.DecodeEstimator.predict(llama, setup, withLaunch(launch)).stepSeconds();
+        List<Operation> step = membound.model.decode.DecodeEstimator.decodeStep(llama, setup);
+        Roofline.Evaluation eval = Roofline.evaluate(step, Ceilings.of(fast, Basis.MEASURED, 1, null));
+        double expected = without;
+        for (int i = 0; i < step.size(); i++) {
+            expected += Estimator.launchBoundSeconds(step.get(i), eval.seconds()[i], launch);
+        }
+        assertTrue(with > without, "100 us launches slow a decode step: " + without + " -> " + with);
+        assertEquals(expected, with, expected * 1e-9);
+    }
+
+    @Test
     void thePredictionNamesTheLaunchesAndTheirSource() {
         Prediction p = Estimator.predict(small, setup, withLaunch(5e-6));
         String note = p.notes().stream().filter(n -> n.startsWith("kernel launches:")).findFirst().orElseThrow();
