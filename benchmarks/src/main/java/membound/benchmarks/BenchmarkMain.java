@@ -35,7 +35,8 @@ import membound.hardware.host.HostDetector;
  * passes {@code -Djmh.include=Triad}), resolves cache levels and thread counts on this host so every result
  * names its exact sizes, sizes the forks' heap, runs JMH, writes JMH's JSON under {@code results/jmh/}, and
  * ends with the bandwidth table against the host's nominal bandwidth. See {@link SuitePlan} for what runs
- * when nothing is selected.
+ * when nothing is selected. {@code -Djmh.include=GpuSuite} runs the GPU suite instead
+ * ({@link membound.benchmarks.gpu.GpuSuiteRun}: CUDA events, not JMH, time it).
  *
  * <p>Exit status: 0, 2 for bad input (one line on stderr), 1 if a benchmark failed (e.g. validation).
  */
@@ -65,6 +66,8 @@ public final class BenchmarkMain {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--add-modules=" + VECTOR_MODULE);
+        // The GPU suite calls the CUDA driver through the FFM API's restricted methods.
+        command.add("--enable-native-access=ALL-UNNAMED");
         command.addAll(java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments());
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
@@ -96,6 +99,9 @@ public final class BenchmarkMain {
                 err.println("membound: " + e.getMessage());
                 return 1;
             }
+        }
+        if (membound.benchmarks.gpu.GpuSuiteRun.isSelected(properties)) {
+            return membound.benchmarks.gpu.GpuSuiteRun.run(properties, out, err);
         }
         try {
             CommandLineOptions command = new CommandLineOptions(JmhProperties.arguments(args, properties));

@@ -58,6 +58,63 @@ class GpuPredictTest {
         assertTrue(notes.contains("gpu-not-measured: cuInit(0) failed: CUDA_ERROR_NO_DEVICE"), notes);
     }
 
+    @Test
+    void aMeasuredLaunchIntervalIsTheGpusPerKernelFloorInThePrediction() throws Exception {
+        Profile fixture = ProfileJson.read(FIXTURE);
+        membound.profile.LatencyEntry.Nanos interval = membound.profile.LatencyEntry.Nanos.ofSamples(2_400, 2_500, 2_600);
+        membound.profile.LaunchEntry launch = new membound.profile.LaunchEntry(
+                membound.profile.LatencyEntry.Nanos.ofSamples(6_000, 6_100, 6_500), interval,
+                membound.profile.Provenance.measured("synthetic launch figures (test)", null, java.util.Map.of()));
+        Profile withLaunch = new Profile(fixture.host(), fixture.nominal(), fixture.devices().stream()
+                .map(d -> d.id().equals("gpu") ? d.withLaunch(launch) : d).toList(), fixture.links(),
+                fixture.efficiency(), fixture.quality(), fixture.provenance());
+        Path file = dir.resolve("spark-gpu-launch.json");
+        Files.writeString(file, ProfileJson.toJson(withLaunch));
+        JsonNode json = predict(file);
+        assertCeiling(json, "kernel launch (least time of each kernel)", 2.5, "synthetic launch figures (test)");
+        String notes = json.path("notes").toString();
+        assertTrue(notes.contains("kernel launches: ") && notes.contains("at least 2.50 us each"), notes);
+        double without = predict(FIXTURE).path("measured").path("stepSeconds").asDouble();
+        double with = json.path("measured").path("stepSeconds").asDouble();
+        assertTrue(with >= without, "a launch floor never makes a step faster: " + without + " -> " + with);
+    }
+
+    @Test
+    void aMeasuredSharingCurveTakesTheGpusShareWhileCpuThreadsStream() throws Exception {
+        Profile fixture = ProfileJson.read(FIXTURE);
+        java.util.List<membound.profile.SharingEntry> curve = java.util.List.of(
+                sharing("gpu", 0, 200e9), sharing("gpu", 10, 170e9), sharing("gpu", 20, 150e9),
+                new membound.profile.SharingEntry("cpu", "triad", "double", 20, true,
+                        membound.profile.Distribution.ofSamples(90e9),
+                        membound.profile.Provenance.measured("synthetic sharing curve (test)", null, java.util.Map.of())));
+        Profile shared = new Profile(fixture.host(), fixture.nominal(), fixture.devices().stream()
+                .map(d -> d.id().equals("gpu") ? d.withSharing(curve) : d).toList(), fixture.links(),
+                fixture.efficiency(), fixture.quality(), fixture.provenance());
+        Path file = dir.resolve("spark-gpu-sharing.json");
+        Files.writeString(file, ProfileJson.toJson(shared));
+        JsonNode alone = predict(file);
+        assertTrue(alone.path("notes").toString().contains("keeps 85% with 10 CPU threads, 75% with 20 CPU threads of "
+                + "its Triad while CPU threads stream; 20 CPU threads reach 90.0 GB/s while the GPU streams"),
+                alone.path("notes").toString());
+        PredictCommandTest.Run r = PredictCommandTest.run("predict", "--profile", file.toString(), "--model",
+                "llama-3.1-8b", "--cpu-streams", "20", "--format", "json");
+        assertEquals(0, r.status(), r.both());
+        JsonNode busy = new ObjectMapper().readTree(r.out());
+        assertCeiling(busy, "DRAM read bandwidth", 232.5e9 * 0.75, "while 20 CPU threads stream");
+        assertTrue(busy.path("measured").path("stepSeconds").asDouble()
+                > alone.path("measured").path("stepSeconds").asDouble(), "a slower memory, a slower step");
+        PredictCommandTest.Run none = PredictCommandTest.run("predict", "--profile", FIXTURE.toString(), "--model",
+                "llama-3.1-8b", "--cpu-streams", "20");
+        assertEquals(2, none.status(), none.both());
+        assertTrue(none.both().contains("--cpu-streams needs a measured sharing curve"), none.both());
+    }
+
+    private static membound.profile.SharingEntry sharing(String measured, int threads, double bytesPerSecond) {
+        return new membound.profile.SharingEntry(measured, "triad", "double", threads, false,
+                membound.profile.Distribution.ofSamples(bytesPerSecond),
+                membound.profile.Provenance.measured("synthetic sharing curve (test)", null, java.util.Map.of()));
+    }
+
     private static void assertCeiling(JsonNode json, String name, double value, String source) {
         for (JsonNode ceiling : json.path("measuredCeilings")) {
             if (ceiling.path("ceiling").asText().equals(name)) {

@@ -70,6 +70,13 @@ public final class Estimator {
 
         List<String> notes = new ArrayList<>(plan.notes());
         notes.addAll(machine.notes());
+        if (measuredCeilings.kernelLaunchSeconds() > 0) {
+            double[] launches = launchOverhead(plan, measuredEval, measuredCeilings.kernelLaunchSeconds());
+            notes.add(String.format(Locale.ROOT, "kernel launches: %,.0f per step at least %.2f us each (%s): "
+                    + "operations shorter than that add %.3f s to the step", launches[1],
+                    measuredCeilings.kernelLaunchSeconds() * 1e6,
+                    machine.device().kernelLaunchSeconds().source(Basis.MEASURED), launches[0]));
+        }
         datasheetUnknown.ifPresent(notes::add);
         if (tenants > 1 && machine.tenants() == null) {
             notes.add(String.format(Locale.ROOT, "%d tenants share %s: no measured tenants curve, so each gets an even "
@@ -221,7 +228,8 @@ public final class Estimator {
      * Seconds per class after the adjustments that are not per operation, and the step (last
      * element): the data-parallel all-reduce hides behind the backward pass when asked to overlap;
      * a pipeline idles (p - 1) / m of its forward, backward and recompute time (1F1B: Narayanan et
-     * al. 2021).
+     * al. 2021). On a device with a measured kernel launch interval, an operation's repetitions take at least one
+     * launch each ({@link #launchBoundSeconds}).
      */
     private static double[] assemble(StepPlan plan, Roofline.Evaluation eval) {
         int classes = CLASSES.length;
@@ -243,6 +251,34 @@ public final class Estimator {
         }
         seconds[classes] = step;
         return seconds;
+    }
+
+    /**
+     * What an operation's kernel launches add to its roofline time: each of its {@code count} repetitions on the
+     * device is at least one kernel, which cannot finish sooner than the launch interval after the one before
+     * (kernels shorter than a launch leave the GPU waiting for the host). Transfers and host work launch nothing.
+     */
+    public static double launchBoundSeconds(Operation op, double rooflineSeconds, double launchSeconds) {
+        if (op.kernel() == Kernel.TRANSFER || op.placement() != membound.model.roofline.Placement.DEVICE) {
+            return 0;
+        }
+        return Math.max(0, op.count() * launchSeconds - rooflineSeconds);
+    }
+
+    /** Seconds of a step that its kernel launches add beyond the roofline, and the kernels launched. */
+    static double[] launchOverhead(StepPlan plan, Roofline.Evaluation eval, double launchSeconds) {
+        double added = 0;
+        double kernels = 0;
+        List<Operation> operations = plan.operations();
+        for (int i = 0; i < operations.size(); i++) {
+            Operation op = operations.get(i);
+            double extra = launchBoundSeconds(op, eval.seconds()[i], launchSeconds);
+            added += extra;
+            if (op.kernel() != Kernel.TRANSFER && op.placement() == membound.model.roofline.Placement.DEVICE) {
+                kernels += op.count();
+            }
+        }
+        return new double[] {added, kernels};
     }
 
     private static StepResult result(StepPlan plan, Roofline.Evaluation eval, Ceilings ceilings) {

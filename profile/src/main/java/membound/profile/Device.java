@@ -29,6 +29,8 @@ import membound.vocabulary.Precision;
  * @param compute           compute ceilings
  * @param tenants           bandwidth shared between concurrent processes
  * @param operations        rates of elementwise operations bound by their transcendentals and reductions
+ * @param launch            what starting a kernel costs (an accelerator measured by its suite), or null
+ * @param sharing           how this device and the others of its memory share its bandwidth (the sharing curve)
  */
 public record Device(
         String id,
@@ -42,7 +44,18 @@ public record Device(
         List<LatencyEntry> latency,
         List<ComputeEntry> compute,
         List<TenantEntry> tenants,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<OperationEntry> operations) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<OperationEntry> operations,
+        @JsonInclude(JsonInclude.Include.NON_NULL) LaunchEntry launch,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<SharingEntry> sharing) {
+
+    /** A device without a launch figure (every CPU, and a GPU not measured by its suite). */
+    public Device(String id, DeviceKind kind, String name, Memory memory, List<String> unifiedMemoryWith,
+                  List<BandwidthEntry> bandwidth, List<LevelCeiling> levels, List<ScalingCurve> threadScaling,
+                  List<LatencyEntry> latency, List<ComputeEntry> compute, List<TenantEntry> tenants,
+                  List<OperationEntry> operations) {
+        this(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency, compute, tenants,
+                operations, null, List.of());
+    }
 
     public Device {
         Checks.id("device.id", id);
@@ -59,6 +72,7 @@ public record Device(
         compute = Checks.list("device.compute", compute);
         tenants = Checks.list("device.tenants", tenants);
         operations = Checks.list("device.operations", operations);
+        sharing = sharing == null ? List.of() : Checks.list("device.sharing", sharing);
         Checks.unique("device.operations.id", operations, OperationEntry::id);
         Checks.unique("device.bandwidth.id", bandwidth, BandwidthEntry::id);
         Checks.unique("device.latency.id", latency, LatencyEntry::id);
@@ -108,22 +122,34 @@ public record Device(
 
     public Device withBandwidth(List<BandwidthEntry> newBandwidth) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, newBandwidth, levels, threadScaling, latency,
-                compute, tenants, operations);
+                compute, tenants, operations, launch, sharing);
     }
 
     public Device withLevels(List<LevelCeiling> newLevels) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, newLevels, threadScaling, latency,
-                compute, tenants, operations);
+                compute, tenants, operations, launch, sharing);
     }
 
     public Device withOperations(List<OperationEntry> newOperations) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                compute, tenants, newOperations);
+                compute, tenants, newOperations, launch, sharing);
+    }
+
+    /** This device with {@code newLaunch} as its launch figure. */
+    public Device withLaunch(LaunchEntry newLaunch) {
+        return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
+                compute, tenants, operations, newLaunch, sharing);
+    }
+
+    /** This device with {@code newSharing} as its sharing curve. */
+    public Device withSharing(List<SharingEntry> newSharing) {
+        return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
+                compute, tenants, operations, launch, newSharing);
     }
 
     public Device withCompute(List<ComputeEntry> newCompute) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                newCompute, tenants, operations);
+                newCompute, tenants, operations, launch, sharing);
     }
 
     /**

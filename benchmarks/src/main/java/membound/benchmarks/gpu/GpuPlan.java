@@ -16,20 +16,25 @@ import membound.vocabulary.units.Units;
  * the launch latency and how many bytes per pinned copy.
  *
  * @param kernels       the STREAM kernels the device runs (copy, scale, add, triad, dot, fill)
- * @param elementTypes  fp64 and fp32
+ * @param elementTypes  fp64, fp32 and bf16
  * @param sweep         working sets from inside the L2 to DRAM by doubling, not only those two
  * @param smoke         tiny arrays that check the machinery, not the device
  * @param warmupPasses  passes run before the measured ones, not kept
  * @param passes        measured passes per kernel, type and working set, each timed with CUDA events and validated
  * @param launches      empty-kernel launches timed for the launch + synchronise latency
  * @param copyBytes     bytes of one pinned host-to-device or device-to-host copy
+ * @param gemm          the cuBLASLt GEMMs
  */
 public record GpuPlan(List<StreamKernel> kernels, List<ElementType> elementTypes, boolean sweep, boolean smoke,
-                      int warmupPasses, int passes, int launches, long copyBytes) {
+                      int warmupPasses, int passes, int launches, long copyBytes, GpuGemmPlan gemm) {
 
     /** The kernels a device runs: STREAM's four, BabelStream's Dot (the read kernel) and a write-only Fill. */
     public static final List<StreamKernel> DEVICE_KERNELS = List.of(StreamKernel.COPY, StreamKernel.SCALE,
             StreamKernel.ADD, StreamKernel.TRIAD, StreamKernel.DOT, StreamKernel.FILL);
+
+    /** The element types the device's STREAM kernels run on: fp64, fp32 and bf16 (sm_80 and newer). */
+    public static final List<ElementType> DEVICE_TYPES = List.of(ElementType.DOUBLE, ElementType.FLOAT,
+            ElementType.BF16);
 
     /** A DRAM array is at least this large, beside STREAM's 4x the L2 (HBM parts have L2s of 50 MB and more). */
     public static final long DRAM_MINIMUM_ARRAY_BYTES = Units.GIB;
@@ -51,6 +56,9 @@ public record GpuPlan(List<StreamKernel> kernels, List<ElementType> elementTypes
         positive("warmupPasses", warmupPasses, 0);
         positive("passes", passes, 1);
         positive("launches", launches, 1);
+        if (gemm == null) {
+            throw new BadInputException("a GPU plan needs a GEMM plan (GpuGemmPlan.none() for none): gemm=null");
+        }
         if (copyBytes < VECTOR_BYTES || copyBytes % VECTOR_BYTES != 0) {
             throw new BadInputException("copyBytes must be a positive multiple of " + VECTOR_BYTES + ": copyBytes="
                     + copyBytes);
@@ -63,16 +71,21 @@ public record GpuPlan(List<StreamKernel> kernels, List<ElementType> elementTypes
         }
     }
 
-    /** Every kernel on both types at the L2 and DRAM working sets (a sweep between them where asked). */
+    /** Every kernel on both types at the L2 and DRAM working sets (a sweep between them where asked), no GEMM. */
     public static GpuPlan of(boolean sweep, int passes) {
-        return new GpuPlan(DEVICE_KERNELS, List.of(ElementType.DOUBLE, ElementType.FLOAT), sweep, false, 3, passes,
-                1000, 256 * Units.MIB);
+        return new GpuPlan(DEVICE_KERNELS, DEVICE_TYPES, sweep, false, 3, passes,
+                1000, 256 * Units.MIB, GpuGemmPlan.none());
+    }
+
+    /** This plan with {@code gemm} as its GEMMs. */
+    public GpuPlan withGemm(GpuGemmPlan gemm) {
+        return new GpuPlan(kernels, elementTypes, sweep, smoke, warmupPasses, passes, launches, copyBytes, gemm);
     }
 
     /** Every kernel on both types at tiny sizes, two passes each: checks the machinery in seconds. */
     public static GpuPlan smokePlan() {
-        return new GpuPlan(DEVICE_KERNELS, List.of(ElementType.DOUBLE, ElementType.FLOAT), false, true, 1, 2, 20,
-                Units.MIB);
+        return new GpuPlan(DEVICE_KERNELS, DEVICE_TYPES, false, true, 1, 2, 20,
+                Units.MIB, GpuGemmPlan.smoke());
     }
 
     /**

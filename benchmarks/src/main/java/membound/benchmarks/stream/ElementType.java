@@ -5,10 +5,18 @@ import java.util.Locale;
 
 import membound.vocabulary.BadInputException;
 
-/** The element types the kernels run on, with their width. */
+/**
+ * The element types the kernels run on, with their width. The CPU suite's Vector API kernels run on double and
+ * float ({@link #CPU}); bf16 has STREAM kernels on the GPU only (the Vector API has no bf16 arithmetic).
+ */
 public enum ElementType {
     DOUBLE(Double.BYTES),
-    FLOAT(Float.BYTES);
+    FLOAT(Float.BYTES),
+    /** bfloat16: an f32's high half, what training stores weights and activations in. */
+    BF16(2);
+
+    /** The types the CPU suite has kernels for. */
+    public static final java.util.List<ElementType> CPU = java.util.List.of(DOUBLE, FLOAT);
 
     private final int bytes;
 
@@ -20,7 +28,7 @@ public enum ElementType {
         return bytes;
     }
 
-    /** Lower-case name as Java spells the primitive: {@code double}, {@code float}. */
+    /** Lower-case name as Java spells the primitive ({@code double}, {@code float}), and {@code bf16}. */
     public String javaName() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -31,7 +39,7 @@ public enum ElementType {
                 return type;
             }
         }
-        throw new BadInputException("elementType must be one of double, float: elementType=" + name
+        throw new BadInputException("elementType must be one of double, float, bf16: elementType=" + name
                 + " (known: " + Arrays.toString(values()) + ")");
     }
 }

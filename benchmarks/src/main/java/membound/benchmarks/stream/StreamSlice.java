@@ -1,5 +1,7 @@
 package membound.benchmarks.stream;
 
+import membound.vocabulary.BadInputException;
+
 /**
  * One thread's slice of the arrays {@code a}, {@code b}, {@code c}: allocated, filled and streamed by that
  * thread only. Arrays the kernel does not touch are not allocated.
@@ -23,6 +25,8 @@ public abstract sealed class StreamSlice permits StreamSlice.OfDouble, StreamSli
         return switch (type) {
             case DOUBLE -> new OfDouble(kernel, implementation, length);
             case FLOAT -> new OfFloat(kernel, implementation, length);
+            case BF16 -> throw new BadInputException("elementType bf16 has no CPU STREAM kernel (the Vector API has "
+                    + "no bf16 arithmetic; the GPU suite has bf16 kernels): elementType=bf16");
         };
     }
 

@@ -76,6 +76,20 @@ public record StreamValues(ElementType type, double a, double b, double c) {
     }
 
     private double round(double value) {
-        return type == ElementType.FLOAT ? (double) (float) value : value;
+        return switch (type) {
+            case DOUBLE -> value;
+            case FLOAT -> (float) value;
+            case BF16 -> roundToBf16((float) value);
+        };
+    }
+
+    /** The nearest bf16 (ties to even), as {@code cvt.rn.bf16x2.f32} rounds; NaN stays NaN. */
+    static double roundToBf16(float value) {
+        if (Float.isNaN(value)) {
+            return value;
+        }
+        int bits = Float.floatToRawIntBits(value);
+        bits += 0x7FFF + ((bits >>> 16) & 1);
+        return Float.intBitsToFloat(bits & 0xFFFF0000);
     }
 }

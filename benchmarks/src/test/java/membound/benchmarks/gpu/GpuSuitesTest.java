@@ -69,7 +69,22 @@ class GpuSuitesTest {
     @Test
     void aPlanRejectsKernelsTheDeviceDoesNotRun() {
         BadInputException e = assertThrows(BadInputException.class, () -> new GpuPlan(
-                List.of(membound.benchmarks.stream.StreamKernel.NSTREAM), List.of(), false, false, 0, 1, 1, 16));
+                List.of(membound.benchmarks.stream.StreamKernel.NSTREAM), List.of(), false, false, 0, 1, 1, 16, GpuGemmPlan.none()));
         assertTrue(e.getMessage().startsWith("GPU kernels must be among"), e.getMessage());
+    }
+
+    @Test
+    void aGemmPlanRefusesShapesCublasLtCannotAlignAndPrecisionsItHasNot() {
+        BadInputException shape = assertThrows(BadInputException.class, () -> new GpuGemmPlan(List.of(4096),
+                membound.vocabulary.ProductShape.parseList("100x64x64:nn"), GpuGemmPlan.PRECISIONS, 1, 1));
+        assertTrue(shape.getMessage().endsWith("shape=100x64x64:nn"), shape.getMessage());
+        BadInputException fp64 = assertThrows(BadInputException.class, () -> new GpuGemmPlan(List.of(4096),
+                List.of(), List.of(membound.vocabulary.Precision.FP64), 1, 1));
+        assertTrue(fp64.getMessage().endsWith("precision=fp64"), fp64.getMessage());
+        BadInputException order = assertThrows(BadInputException.class, () -> new GpuGemmPlan(List.of(100),
+                List.of(), GpuGemmPlan.PRECISIONS, 1, 1));
+        assertTrue(order.getMessage().endsWith("order=100"), order.getMessage());
+        assertEquals(List.of(4096, 8192), GpuGemmPlan.of(List.of(), 5).squareOrders());
+        assertTrue(GpuPlan.of(false, 5).gemm().precisions().isEmpty(), "a plan asks for GEMMs explicitly");
     }
 }

@@ -33,12 +33,13 @@ import membound.benchmarks.stream.StreamKernel;
 class PtxAssemblyTest {
 
     static final String DIRECTORY = "/membound/benchmarks/gpu/";
-    static final List<String> MODULES = List.of("stream-f64.ptx", "stream-f32.ptx", "launch.ptx");
+    static final List<String> MODULES = List.of("stream-f64.ptx", "stream-f32.ptx", "stream-bf16.ptx",
+            "launch.ptx");
     static final double NEWEST_ISA = 7.8;
 
     @ParameterizedTest(name = "{0} for {1}")
     @CsvSource({"stream-f64.ptx, sm_80", "stream-f64.ptx, sm_90", "stream-f32.ptx, sm_80", "stream-f32.ptx, sm_90",
-            "launch.ptx, sm_80", "launch.ptx, sm_90"})
+            "stream-bf16.ptx, sm_80", "stream-bf16.ptx, sm_90", "launch.ptx, sm_80", "launch.ptx, sm_90"})
     void assemblesWithPtxas(String module, String architecture, @TempDir Path scratch)
             throws IOException, InterruptedException {
         Path ptxas = ptxasOrSkip();
@@ -67,7 +68,7 @@ class PtxAssemblyTest {
 
     @Test
     void everyDeviceKernelHasAnEntryForEachElementType() throws IOException {
-        for (String suffix : List.of("f64", "f32")) {
+        for (String suffix : List.of("f64", "f32", "bf16")) {
             String text = text("stream-" + suffix + ".ptx");
             List<String> entries = new ArrayList<>();
             for (StreamKernel kernel : GpuPlan.DEVICE_KERNELS) {

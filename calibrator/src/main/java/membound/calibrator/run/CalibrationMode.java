@@ -13,6 +13,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 import membound.benchmarks.suite.SuiteBenchmark;
 import membound.benchmarks.suite.SuiteRequest;
+import membound.vocabulary.ProductShape;
 
 /**
  * What each calibration mode measures, and with which JMH settings. Budgets are for the 2-core development
@@ -177,9 +178,12 @@ public enum CalibrationMode {
     public membound.benchmarks.gpu.GpuPlan gpuPlan() {
         return switch (this) {
             case SMOKE -> membound.benchmarks.gpu.GpuPlan.smokePlan();
-            case QUICK -> membound.benchmarks.gpu.GpuPlan.of(false, 5);
-            case STANDARD -> membound.benchmarks.gpu.GpuPlan.of(false, 10);
-            case FULL -> membound.benchmarks.gpu.GpuPlan.of(true, 20);
+            case QUICK -> membound.benchmarks.gpu.GpuPlan.of(false, 5).withGemm(
+                    membound.benchmarks.gpu.GpuGemmPlan.of(ProductShape.parseList(QUICK_PRODUCTS), 5));
+            case STANDARD -> membound.benchmarks.gpu.GpuPlan.of(false, 10).withGemm(
+                    membound.benchmarks.gpu.GpuGemmPlan.of(ProductShape.parseList(PRODUCTS), 10));
+            case FULL -> membound.benchmarks.gpu.GpuPlan.of(true, 20).withGemm(
+                    membound.benchmarks.gpu.GpuGemmPlan.of(ProductShape.parseList(PRODUCTS), 20));
         };
     }
 

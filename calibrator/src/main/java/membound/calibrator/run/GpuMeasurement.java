@@ -9,6 +9,7 @@ import membound.benchmarks.gpu.GpuRun;
 import membound.benchmarks.gpu.GpuSuites;
 import membound.benchmarks.gpu.GpuUnavailableException;
 import membound.benchmarks.gpu.GpuCopyResult;
+import membound.benchmarks.gpu.GpuGemmResult;
 import membound.benchmarks.gpu.GpuStreamResult;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.units.Units;
@@ -58,6 +59,9 @@ final class GpuMeasurement {
         try {
             GpuRun run = suite.measure(plan);
             progress.println(describe(run));
+            for (String line : run.notMeasured()) {
+                progress.println(line);
+            }
             progress.flush();
             return Outcome.measured(run);
         } catch (GpuUnavailableException e) {
@@ -70,7 +74,10 @@ final class GpuMeasurement {
         }
     }
 
-    /** One line: the device and its DRAM Triad, launch latency and pinned copies. */
+    /** The square GEMM the line shows per precision: the one PyTorch's comparison in gpu-check.sh times. */
+    static final int GEMM_ORDER_SHOWN = 8192;
+
+    /** One line: the device and its DRAM Triad, launch latency, pinned copies and the 8192³ GEMMs. */
     static String describe(GpuRun run) {
         StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "gpu: %s (compute capability %s, %d SMs, L2 %s, "
                         + "CUDA %s driver): %d STREAM figures", run.device().name(), run.device().computeCapability(),
@@ -79,6 +86,7 @@ final class GpuMeasurement {
         for (GpuStreamResult result : run.stream()) {
             if (result.kernel() == membound.benchmarks.stream.StreamKernel.TRIAD
                     && result.workingSet().level() == membound.vocabulary.MemoryLevel.DRAM
+                    && !result.workingSet().label().equals(GpuProfile.HOST_PAGEABLE)
                     && result.elementType() == membound.benchmarks.stream.ElementType.DOUBLE) {
                 s.append(", DRAM triad ").append(Units.formatBandwidth(
                         result.passTimes().rates(result.streamBytesPerPass()).median()));
@@ -88,6 +96,15 @@ final class GpuMeasurement {
         for (GpuCopyResult copy : run.copies()) {
             s.append(", pinned ").append(copy.direction()).append(' ')
                     .append(Units.formatBandwidth(copy.passTimes().rates(copy.bytes()).median()));
+        }
+        for (GpuGemmResult gemm : run.gemm()) {
+            if (gemm.square() && gemm.shape().m() == GEMM_ORDER_SHOWN) {
+                s.append(String.format(Locale.ROOT, ", %s GEMM %d^3 %.1f TFLOP/s", gemm.precision().label(),
+                        GEMM_ORDER_SHOWN, gemm.passTimes().rates(gemm.flopsPerPass()).median() / 1e12));
+            }
+        }
+        if (run.gemmLibrary() != null) {
+            s.append(" (").append(run.gemmLibrary()).append(')');
         }
         return s.toString();
     }

@@ -8,17 +8,23 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 import membound.benchmarks.gpu.GpuCopyResult;
+import membound.benchmarks.gpu.GpuGemmResult;
 import membound.benchmarks.gpu.GpuProperties;
 import membound.benchmarks.gpu.GpuRun;
+import membound.benchmarks.gpu.GpuSharingResult;
 import membound.benchmarks.gpu.GpuStreamResult;
 import membound.calibrator.ceiling.CeilingRule;
 import membound.hardware.catalog.LinkSpec;
 import membound.hardware.catalog.PlatformSpec;
 import membound.profile.BandwidthEntry;
+import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.Distribution;
+import membound.profile.LatencyEntry;
+import membound.profile.LaunchEntry;
 import membound.profile.Link;
 import membound.profile.Provenance;
+import membound.profile.SharingEntry;
 import membound.profile.ProvenanceKind;
 import membound.vocabulary.DeviceKind;
 import membound.vocabulary.LinkKind;
@@ -33,6 +39,8 @@ final class GpuProfile {
 
     /** The provenance setting that says which implementation ran: PTX kernels through the driver. */
     static final String PTX = "ptx";
+    /** The working set of Triad on memory the CPU allocated (CudaGpuSuite.HOST_PAGEABLE). */
+    static final String HOST_PAGEABLE = "host-pageable";
 
     private GpuProfile() {
     }
@@ -47,10 +55,75 @@ final class GpuProfile {
         Device.Memory memory = new Device.Memory(properties.memoryBytes(), null,
                 new Provenance(ProvenanceKind.MEASURED, "CUDA driver cuDeviceTotalMem", "membound", null, null, null,
                         new TreeMap<>()));
+        List<ComputeEntry> compute = new ArrayList<>();
+        for (GpuGemmResult result : run.gemm()) {
+            compute.add(computeEntry(result, settings, run.gemmLibrary()));
+        }
         return new Device(ProfileBuilder.GPU, DeviceKind.GPU, properties.name(), memory,
                 unified ? List.of(ProfileBuilder.CPU) : List.of(), bandwidth, CeilingRule.ceilings(bandwidth), List.of(),
-                List.of(), List.of(), List.of(), List.of());
+                List.of(), compute, List.of(), List.of(), launch(run, settings), sharing(run, settings));
     }
+
+    /** The sharing curve's points, each with every sample's rate. */
+    static List<SharingEntry> sharing(GpuRun run, Map<String, String> settings) {
+        List<SharingEntry> entries = new ArrayList<>();
+        for (GpuSharingResult point : run.sharing()) {
+            Map<String, String> pointSettings = new TreeMap<>(settings);
+            pointSettings.put("sharing.cpuArrayBytesPerThread", Long.toString(CPU_SLICE_ARRAY_BYTES));
+            entries.add(new SharingEntry(point.measured(), point.kernel().name().toLowerCase(Locale.ROOT), "double",
+                    point.cpuThreadsStreaming(), point.gpuStreaming(),
+                    Distribution.ofDurationHistogram(point.bytesPerSample(), point.passTimes().histogram()),
+                    Provenance.measured(point.measured().equals("gpu")
+                            ? "GpuSuite Triad (PTX, CUDA events) while " + point.cpuThreadsStreaming()
+                                    + " CPU threads stream Triad"
+                            : "CPU Triad on " + point.cpuThreadsStreaming() + " threads (slowest thread per sample) "
+                                    + "while the GPU streams Triad", null, pointSettings)));
+        }
+        return entries;
+    }
+
+    /** Bytes of each of a sharing-curve CPU thread's arrays (the GPU suite's CudaGpuSuite.CPU_SLICE_ARRAY_BYTES). */
+    static final long CPU_SLICE_ARRAY_BYTES = 32L << 20;
+
+    /** The empty kernel's launch + synchronise and back-to-back launch interval, percentiles of every sample. */
+    static LaunchEntry launch(GpuRun run, Map<String, String> settings) {
+        Map<String, String> launchSettings = new TreeMap<>(settings);
+        launchSettings.put("gpu.launches", Integer.toString(run.plan().launches()));
+        return new LaunchEntry(nanos(run.launchSync()), nanos(run.launchInterval()),
+                Provenance.measured("GpuSuite empty kernel: cuLaunchKernel + cuCtxSynchronize, and cuLaunchKernel back "
+                        + "to back (host clock)", null, launchSettings));
+    }
+
+    private static LatencyEntry.Nanos nanos(membound.benchmarks.results.PassTimes times) {
+        return new LatencyEntry.Nanos(times.percentileNanos(50), times.percentileNanos(90), times.percentileNanos(99),
+                times.meanNanos(), times.count());
+    }
+
+    /**
+     * A cuBLASLt GEMM: a square one is the precision's {@code gemm} ceiling at its order, one of the step's shapes a
+     * {@code product} entry; FLOP/s of every kept sample, with the library and the algorithm's workspace.
+     */
+    static ComputeEntry computeEntry(GpuGemmResult result, Map<String, String> settings, String library) {
+        Map<String, String> entrySettings = new TreeMap<>(settings);
+        entrySettings.put(CeilingRule.IMPLEMENTATION_SETTING, CUBLASLT);
+        entrySettings.put("gpu.cublasLt", library == null ? "unknown" : library);
+        entrySettings.put("gpu.gemm.callsPerSample", Integer.toString(result.launchesPerSample()));
+        entrySettings.put("gpu.gemm.workspaceBytes", Long.toString(result.workspaceBytes()));
+        entrySettings.put("gpu.gemm.accumulate", "fp32");
+        String precision = result.precision().label();
+        String id = result.square() ? "gpu-gemm-" + precision + "-n" + result.shape().m()
+                : "gpu-product-" + precision + "-" + result.shape().toString().replace(':', '-');
+        return new ComputeEntry(id, result.square() ? ComputeEntry.Kind.GEMM : ComputeEntry.Kind.PRODUCT,
+                result.precision(), null, result.square() ? (long) result.shape().m() : null,
+                result.square() ? null : result.shape(),
+                Distribution.ofDurationHistogram(result.flopsPerPass(), result.passTimes().histogram()),
+                Provenance.measured("GpuSuite cublasLtMatmul " + precision + " " + result.shape() + " (CUDA events, "
+                        + "checked at " + CHECKED_ENTRIES + " entries)", null, entrySettings));
+    }
+
+    /** The provenance setting of a GEMM through cuBLASLt, and how many entries of each output are checked. */
+    static final String CUBLASLT = "cublaslt";
+    static final int CHECKED_ENTRIES = 64;
 
     /** The pinned copies, as links from the CPU to the GPU and back, of the platform's kind (PCIe where unknown). */
     static List<Link> links(GpuRun run, Optional<PlatformSpec> platform, Map<String, String> runSettings) {
@@ -80,8 +153,13 @@ final class GpuProfile {
     private static BandwidthEntry bandwidthEntry(GpuStreamResult result, Map<String, String> settings) {
         String kernel = result.kernel().name().toLowerCase(Locale.ROOT);
         String type = result.elementType().javaName();
-        String label = result.workingSet().label().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]", "");
+        String label = result.workingSet().label().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "");
         Map<String, String> entrySettings = new TreeMap<>(settings);
+        if (result.workingSet().label().equals(HOST_PAGEABLE)) {
+            // Memory the CPU allocated: a figure of its own, not the device memory's ceiling.
+            entrySettings.put(CeilingRule.IMPLEMENTATION_SETTING, PTX + "-host-memory");
+            entrySettings.put("gpu.memory", "cpu-allocated pageable (malloc), first touched by the CPU");
+        }
         entrySettings.put("gpu.arrayBytes", Long.toString(result.workingSet().arrayBytes()));
         entrySettings.put("gpu.grid", result.grid() + "x" + result.threads());
         entrySettings.put("gpu.launchesPerSample", Integer.toString(result.launchesPerSample()));

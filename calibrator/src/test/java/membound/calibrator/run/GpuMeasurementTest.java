@@ -14,9 +14,11 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 import membound.benchmarks.gpu.GpuCopyResult;
+import membound.benchmarks.gpu.GpuGemmResult;
 import membound.benchmarks.gpu.GpuPlan;
 import membound.benchmarks.gpu.GpuProperties;
 import membound.benchmarks.gpu.GpuRun;
+import membound.benchmarks.gpu.GpuSharingResult;
 import membound.benchmarks.gpu.GpuStreamResult;
 import membound.benchmarks.gpu.GpuUnavailableException;
 import membound.benchmarks.results.PassTimes;
@@ -30,6 +32,7 @@ import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
 import membound.hardware.host.SystemFiles;
 import membound.profile.BandwidthEntry;
+import membound.profile.ComputeEntry;
 import membound.profile.Device;
 import membound.profile.LevelCeiling;
 import membound.profile.Link;
@@ -41,6 +44,8 @@ import membound.vocabulary.BadInputException;
 import membound.vocabulary.DeviceKind;
 import membound.vocabulary.LinkKind;
 import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.Precision;
+import membound.vocabulary.ProductShape;
 import membound.vocabulary.units.Units;
 
 /**
@@ -147,10 +152,89 @@ class GpuMeasurementTest {
                 new GpuStreamResult(StreamKernel.TRIAD, ElementType.FLOAT, dram, 2 * elements, 288, 256, 1,
                         PassTimes.ofNanos(13_300_000, 13_400_000, 13_600_000)),
                 new GpuStreamResult(StreamKernel.TRIAD, ElementType.DOUBLE, l2, l2.arrayBytes() / Double.BYTES, 288,
-                        256, 64, PassTimes.ofNanos(40_000, 41_000, 42_000))),
-                PassTimes.ofNanos(6_000, 6_100, 6_500),
+                        256, 64, PassTimes.ofNanos(40_000, 41_000, 42_000)),
+                new GpuStreamResult(StreamKernel.TRIAD, ElementType.DOUBLE, new GpuPlan.WorkingSetSize("host-pageable",
+                        Units.GIB, MemoryLevel.DRAM), elements, 288, 256, 1, PassTimes.ofNanos(12_000_000))),
+                PassTimes.ofNanos(6_000, 6_100, 6_500), PassTimes.ofNanos(2_400, 2_500, 2_600),
                 List.of(new GpuCopyResult(true, 256 * Units.MIB, PassTimes.ofNanos(4_900_000, 5_000_000, 5_100_000)),
-                        new GpuCopyResult(false, 256 * Units.MIB, PassTimes.ofNanos(5_000_000, 5_100_000, 5_300_000))));
+                        new GpuCopyResult(false, 256 * Units.MIB, PassTimes.ofNanos(5_000_000, 5_100_000, 5_300_000))),
+                List.of(new GpuGemmResult(Precision.BF16, new ProductShape(8192, 8192, 8192, ProductShape.Layout.NN),
+                                true, 1, 4 * Units.MIB, PassTimes.ofNanos(11_000_000, 11_900_000, 12_500_000)),
+                        new GpuGemmResult(Precision.BF16, ProductShape.parse("16x256x64x256:nt"), false, 200, 0,
+                                PassTimes.ofNanos(20_000, 21_000, 22_000))),
+                "libcublasLt.so.13 13.0.0", SHARING, List.of(NO_FP4));
+    }
+
+    /** A GB10-like sharing curve: the GPU's Triad alone, with 10 and 20 CPU threads streaming, and the CPU's. */
+    static final List<GpuSharingResult> SHARING = List.of(
+            new GpuSharingResult("gpu", 0, false, StreamKernel.TRIAD, 3.0 * Units.GIB, PassTimes.ofNanos(13_500_000)),
+            new GpuSharingResult("gpu", 10, false, StreamKernel.TRIAD, 3.0 * Units.GIB, PassTimes.ofNanos(16_000_000)),
+            new GpuSharingResult("gpu", 20, false, StreamKernel.TRIAD, 3.0 * Units.GIB, PassTimes.ofNanos(19_000_000)),
+            new GpuSharingResult("cpu", 20, true, StreamKernel.TRIAD, 20 * 4 * 3 * 32.0 * Units.MIB,
+                    PassTimes.ofNanos(180_000_000, 190_000_000)));
+
+    @Test
+    void theSharingCurveIsTheGpuDevicesAndMemoryTheCpuAllocatedIsNoCeiling() {
+        Profile profile = ProfileJson.read(ProfileJson.toJson(builder().build(List.of(), LoadReport.unmonitored(0),
+                List.of(), GpuMeasurement.Outcome.measured(run()))), "test");
+        Device gpu = profile.device(ProfileBuilder.GPU).orElseThrow();
+        assertEquals(4, gpu.sharing().size());
+        membound.profile.SharingEntry busy = gpu.sharing().get(2);
+        assertEquals("gpu", busy.measured());
+        assertEquals(20, busy.cpuThreadsStreaming());
+        assertEquals(3.0 * Units.GIB / 19e-3, busy.streamBytesPerSecond().median(), 3.0 * Units.GIB / 19e-3 * 1e-3);
+        membound.profile.SharingEntry cpu = gpu.sharing().get(3);
+        assertTrue(cpu.gpuStreaming() && cpu.measured().equals("cpu"));
+        assertTrue(cpu.provenance().kernel().contains("while the GPU streams"), cpu.provenance().kernel());
+        BandwidthEntry host = gpu.bandwidthEntry("gpu-triad-double-host-pageable").orElseThrow();
+        assertEquals("ptx-host-memory", host.provenance().settings().get("param.implementation"));
+        assertEquals("gpu-triad-double-dram", gpu.ceiling(MemoryLevel.DRAM, AccessPattern.TRIAD).orElseThrow()
+                .bandwidthId(), "the device memory's ceiling, though CPU-allocated memory was faster here");
+    }
+
+    static final String NO_FP4 = "gpu fp4 GEMM not measured: compute capability 9.0 has no fp4 tensor-core GEMM "
+            + "(it needs 10.0)";
+
+    @Test
+    void theGemmsBecomeComputeAndProductEntriesWithTheLibraryInTheirProvenance() {
+        Profile profile = ProfileJson.read(ProfileJson.toJson(builder().build(List.of(), LoadReport.unmonitored(0),
+                List.of(), GpuMeasurement.Outcome.measured(run()))), "test");
+        Device gpu = profile.device(ProfileBuilder.GPU).orElseThrow();
+        ComputeEntry gemm = gpu.computeCeiling(Precision.BF16, ComputeEntry.Kind.GEMM).orElseThrow();
+        assertEquals("gpu-gemm-bf16-n8192", gemm.id());
+        assertEquals(8192L, gemm.matrixSize());
+        double flops = 2.0 * 8192 * 8192 * 8192;
+        assertEquals(flops / 11.9e-3, gemm.flopsPerSecond().median(), flops / 11.9e-3 * 1e-3, "FLOPs over the median");
+        assertEquals("libcublasLt.so.13 13.0.0", gemm.provenance().settings().get("gpu.cublasLt"));
+        assertEquals("cublaslt", gemm.provenance().settings().get("param.implementation"));
+        ComputeEntry product = gpu.compute().stream().filter(c -> c.kind() == ComputeEntry.Kind.PRODUCT)
+                .findFirst().orElseThrow();
+        assertEquals(ProductShape.parse("16x256x64x256:nt"), product.shape());
+        assertEquals("gpu-product-bf16-16x256x64x256-nt", product.id());
+        assertEquals("200", product.provenance().settings().get("gpu.gemm.callsPerSample"));
+    }
+
+    @Test
+    void theLaunchFiguresBelongToTheGpuDevice() {
+        Profile profile = ProfileJson.read(ProfileJson.toJson(builder().build(List.of(), LoadReport.unmonitored(0),
+                List.of(), GpuMeasurement.Outcome.measured(run()))), "test");
+        Device gpu = profile.device(ProfileBuilder.GPU).orElseThrow();
+        assertEquals(6_100, gpu.launch().launchSyncNanos().p50(), 6_100 * 1e-3);
+        assertEquals(2_500, gpu.launch().launchIntervalNanos().p50(), 2_500 * 1e-3);
+        assertEquals(3, gpu.launch().launchIntervalNanos().samples());
+        assertEquals("1000", gpu.launch().provenance().settings().get("gpu.launches"));
+        assertEquals(null, profile.device(ProfileBuilder.CPU).orElseThrow().launch(), "a CPU launches nothing");
+    }
+
+    @Test
+    void whatTheSuiteDidNotMeasureIsOneLineEachAndTheGemmIsInTheSummary() {
+        StringWriter out = new StringWriter();
+        GpuMeasurement.attempt(GpuPolicy.AUTO, GpuPlan.of(false, 3), new PrintWriter(out), plan -> run());
+        String printed = out.toString();
+        assertTrue(printed.contains("bf16 GEMM 8192^3 " + String.format(java.util.Locale.ROOT, "%.1f",
+                2.0 * 8192 * 8192 * 8192 / 11.9e-3 / 1e12) + " TFLOP/s (libcublasLt.so.13 13.0.0)"), printed);
+        assertTrue(printed.contains("\n" + NO_FP4 + "\n"), printed);
+        assertEquals(1, printed.split(", DRAM triad ", -1).length - 1, "the device memory's Triad only: " + printed);
     }
 
     private static ProfileBuilder builder() {

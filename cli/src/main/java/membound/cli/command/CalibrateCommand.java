@@ -197,6 +197,18 @@ public final class CalibrateCommand implements Callable<Integer> {
                     d.p5() == null ? "" : Units.formatBandwidth(d.p5()) + " - " + Units.formatBandwidth(d.p95()),
                     d.coefficientOfVariation() == null ? 0 : 100 * d.coefficientOfVariation()));
         }
+        for (membound.profile.ComputeEntry entry : gpu.compute()) {
+            var d = entry.flopsPerSecond();
+            s.append(String.format(Locale.ROOT, "  %-7s %-7s %-24s %14s %22s %6.1f%%%n", entry.kind().label(),
+                    entry.precision().label(), entry.shape() != null ? entry.shape().toString()
+                            : entry.matrixSize() != null ? entry.matrixSize() + "^3" : "", Units.formatFlops(d.typical()),
+                    d.p5() == null ? "" : Units.formatFlops(d.p5()) + " - " + Units.formatFlops(d.p95()),
+                    d.coefficientOfVariation() == null ? 0 : 100 * d.coefficientOfVariation()));
+        }
+        if (gpu.launch() != null) {
+            s.append(String.format(Locale.ROOT, "  launch: + synchronise %.1f us, back to back %.2f us (medians)%n",
+                    gpu.launch().launchSyncNanos().p50() / 1e3, gpu.launch().launchIntervalNanos().p50() / 1e3));
+        }
         for (membound.profile.Link link : profile.links()) {
             if (link.bandwidthBytesPerSecond() != null && (link.from().equals(gpu.id()) || link.to().equals(gpu.id()))) {
                 s.append(String.format(Locale.ROOT, "  link %s (%s, %s to %s, pinned): %s median%n", link.id(),

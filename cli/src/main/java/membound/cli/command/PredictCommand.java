@@ -127,10 +127,9 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private Machine machine(String name, Overrides overrides) {
-        if (name.startsWith("profile:")) {
-            return Machines.profile(profileFile, options.device(), overrides);
-        }
-        return Machines.datasheet(name, overrides);
+        Machine machine = name.startsWith("profile:") ? Machines.profile(profileFile, options.device(), overrides)
+                : Machines.datasheet(name, overrides);
+        return machine.withCpuStreams(options.cpuStreams());
     }
 
     private <T> MachineResult<T> attempt(String name, Overrides overrides, boolean comparing,

@@ -152,6 +152,11 @@ public final class PredictOptions {
     @Option(names = "--tenants", paramLabel = "K", description = "Processes sharing the device (default 1).")
     int tenants = 1;
 
+    @Option(names = "--cpu-streams", paramLabel = "N", description = "CPU threads streaming memory alongside training "
+            + "(data loading, tenants on the CPU): on a unified-memory GPU the device gets the profile's measured "
+            + "sharing curve's share of its bandwidth (default 0).")
+    int cpuStreams;
+
     // ---- decode ----
 
     @Option(names = "--decode", description = "Predict inference (decode tokens/s) instead of training.")
@@ -271,6 +276,11 @@ public final class PredictOptions {
     }
 
     /** The --device of the profile to run on, or null for its GPU, else its CPU. */
+    /** CPU threads streaming alongside training ({@code --cpu-streams}). */
+    public int cpuStreams() {
+        return cpuStreams;
+    }
+
     public String device() {
         return device;
     }

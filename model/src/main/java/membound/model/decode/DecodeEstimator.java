@@ -40,15 +40,17 @@ public final class DecodeEstimator {
         Ceilings measured = Ceilings.of(machine, Basis.MEASURED, tenants, null);
         Ceilings datasheet = Ceilings.of(machine, Basis.DATASHEET, tenants, null);
         Roofline.Evaluation eval = Roofline.evaluate(step, measured);
-        double seconds = sum(eval.seconds());
+        double seconds = seconds(step, eval, measured);
         double memoryBound = 0;
         for (int i = 0; i < step.size(); i++) {
             memoryBound += eval.memoryBound()[i] ? eval.seconds()[i] : 0;
         }
         Optional<String> datasheetUnknown = machine.datasheetUnknown(setup.compute());
-        double datasheetSeconds = datasheetUnknown.isPresent() ? Double.NaN : sum(Roofline.evaluate(step, datasheet).seconds());
-        double half = sum(Roofline.evaluate(step, measured.withBandwidthScale(0.5)).seconds());
-        double twice = sum(Roofline.evaluate(step, measured.withBandwidthScale(2)).seconds());
+        double datasheetSeconds = datasheetUnknown.isPresent() ? Double.NaN : seconds(step, Roofline.evaluate(step, datasheet), datasheet);
+        Ceilings halfBandwidth = measured.withBandwidthScale(0.5);
+        Ceilings twiceBandwidth = measured.withBandwidthScale(2);
+        double half = seconds(step, Roofline.evaluate(step, halfBandwidth), halfBandwidth);
+        double twice = seconds(step, Roofline.evaluate(step, twiceBandwidth), twiceBandwidth);
         double batch = setup.batch();
 
         ParameterCounts counts = tf.parameters();
@@ -82,7 +84,8 @@ public final class DecodeEstimator {
         return new DecodePrediction(tf.name(), machine.id(), setup, setup.weights().source(), seconds, batch / seconds,
                 datasheetSeconds, batch / datasheetSeconds, (datasheetSeconds - seconds) / seconds, weightBytes, kvBytes,
                 (weightBytes + kvBytes) / batch, memoryBound / seconds, batch / half, batch / twice,
-                sum(Roofline.evaluate(prefill, measured).seconds()), datasheetUnknown.isPresent() ? Double.NaN : sum(Roofline.evaluate(prefill, datasheet).seconds()),
+                seconds(prefill, Roofline.evaluate(prefill, measured), measured), datasheetUnknown.isPresent() ? Double.NaN
+                        : seconds(prefill, Roofline.evaluate(prefill, datasheet), datasheet),
                 memory, Estimator.rows(step, eval),
                 Ceilings.describe(machine, Basis.MEASURED, setup.compute(), null, tenants), notes);
     }
@@ -111,6 +114,21 @@ public final class DecodeEstimator {
         return new TransformerPass.Settings(false, setup.compute(), e, setup.weights().bitsPerWeight(), false, e, false,
                 FineTuning.full(), e, false, 1, true, Checkpointing.NONE, setup.kvCache().bytesPerElement(),
                 setup.weights().overriddenBits());
+    }
+
+    /**
+     * The operations' roofline seconds plus what kernel launches add where the device has a measured launch interval
+     * (each repetition takes at least one launch: a decode step of short kernels can be launch-bound).
+     */
+    private static double seconds(List<Operation> operations, Roofline.Evaluation eval, Ceilings ceilings) {
+        double total = sum(eval.seconds());
+        double launch = ceilings.kernelLaunchSeconds();
+        if (launch > 0) {
+            for (int i = 0; i < operations.size(); i++) {
+                total += Estimator.launchBoundSeconds(operations.get(i), eval.seconds()[i], launch);
+            }
+        }
+        return total;
     }
 
     private static double sum(double[] values) {

@@ -18,10 +18,19 @@ import membound.vocabulary.Precision;
  *
  * @param tiers memory tiers ordered from the smallest (fastest) to the main memory, which is last
  * @param vectorFlopsPerSecond FP32 rate outside the matrix units; elementwise operations run at it
+ * @param kernelLaunchSeconds the least time one kernel takes, launched back to back (measured on a GPU by its
+ *                            suite), or null where unknown: no operation's repetition runs faster than this
  */
 public record Device(String id, String name, DeviceKind kind, long capacityBytes, String capacitySource,
                      boolean unifiedMemory, List<MemoryTier> tiers, Map<Precision, ComputeCeiling> compute,
-                     Ceiling vectorFlopsPerSecond) {
+                     Ceiling vectorFlopsPerSecond, Ceiling kernelLaunchSeconds) {
+
+    /** A device with no launch figure: a CPU, or a GPU known from the catalog only. */
+    public Device(String id, String name, DeviceKind kind, long capacityBytes, String capacitySource,
+                  boolean unifiedMemory, List<MemoryTier> tiers, Map<Precision, ComputeCeiling> compute,
+                  Ceiling vectorFlopsPerSecond) {
+        this(id, name, kind, capacityBytes, capacitySource, unifiedMemory, tiers, compute, vectorFlopsPerSecond, null);
+    }
 
     public Device {
         if (id == null || id.isBlank() || kind == null) {
@@ -88,16 +97,23 @@ public record Device(String id, String name, DeviceKind kind, long capacityBytes
         Map<Precision, ComputeCeiling> scaledCompute = new EnumMap<>(Precision.class);
         compute.forEach((p, c) -> scaledCompute.put(p, c.scaled(computeFactor, why)));
         return new Device(id, name, kind, capacityBytes, capacitySource, unifiedMemory, scaledTiers, scaledCompute,
-                vectorFlopsPerSecond == null ? null : vectorFlopsPerSecond.scaled(computeFactor, why));
+                vectorFlopsPerSecond == null ? null : vectorFlopsPerSecond.scaled(computeFactor, why),
+                kernelLaunchSeconds);
     }
 
     public Device withTiers(List<MemoryTier> replaced) {
         return new Device(id, name, kind, capacityBytes, capacitySource, unifiedMemory, replaced, compute,
-                vectorFlopsPerSecond);
+                vectorFlopsPerSecond, kernelLaunchSeconds);
+    }
+
+    /** This device with {@code launch} as its least time per kernel (null: unknown). */
+    public Device withKernelLaunch(Ceiling launch) {
+        return new Device(id, name, kind, capacityBytes, capacitySource, unifiedMemory, tiers, compute,
+                vectorFlopsPerSecond, launch);
     }
 
     public Device withCompute(Map<Precision, ComputeCeiling> replaced) {
         return new Device(id, name, kind, capacityBytes, capacitySource, unifiedMemory, tiers, replaced,
-                vectorFlopsPerSecond);
+                vectorFlopsPerSecond, kernelLaunchSeconds);
     }
 }

@@ -3,6 +3,7 @@ package membound.model.machine;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -19,14 +20,52 @@ import membound.vocabulary.units.Units;
  * catalog are turned into this by {@link Machines}.
  */
 public record Machine(String id, String name, String source, Device device, Device host, List<Link> links,
-                      TenantsCurve tenants, List<String> notes) {
+                      TenantsCurve tenants, List<String> notes, SharingCurve sharing) {
+
+    /** A machine without a measured sharing curve (every catalog machine; a profile without a unified-memory GPU run). */
+    public Machine(String id, String name, String source, Device device, Device host, List<Link> links,
+                   TenantsCurve tenants, List<String> notes) {
+        this(id, name, source, device, host, links, tenants, notes, null);
+    }
+
+    /**
+     * {@code --cpu-streams}: {@code threads} CPU threads stream memory while the device trains (data loading,
+     * tenants on the CPU). On a unified memory the device then gets the measured sharing curve's share of its
+     * bandwidth on both bases; 0 leaves the machine as it is.
+     *
+     * @throws membound.vocabulary.BadInputException where the machine has no measured sharing curve
+     */
+    public Machine withCpuStreams(int threads) {
+        if (threads < 0) {
+            throw new BadInputException("--cpu-streams must be 0 or more: cpu-streams=" + threads);
+        }
+        if (threads == 0) {
+            return this;
+        }
+        if (sharing == null) {
+            throw new BadInputException("--cpu-streams needs a measured sharing curve, and " + id
+                    + " has none: calibrate a unified-memory GPU (DGX Spark, GH200) with the GPU suite");
+        }
+        double share = sharing.gpuShare(threads);
+        String why = String.format(Locale.ROOT, "x %.3f while %d CPU threads stream (measured sharing curve: %s)", share,
+                threads, sharing.source());
+        List<MemoryTier> tiers = new ArrayList<>();
+        for (MemoryTier tier : device.tiers()) {
+            tiers.add(tier.scaled(share, why));
+        }
+        List<String> more = new ArrayList<>(notes);
+        more.add(String.format(Locale.ROOT, "%d CPU threads stream alongside training: %s gets %.1f%% of its memory "
+                + "bandwidth (measured sharing curve: %s; %s)", threads, device.name(), 100 * share, sharing.describe(),
+                sharing.source()));
+        return new Machine(id, name, source, device.withTiers(tiers), host, links, tenants, more, sharing);
+    }
 
     public Machine {
         if (id == null || id.isBlank() || device == null) {
             throw new BadInputException("machine needs an id and a device");
         }
         if (!device.hasCompute()) {
-            throw new membound.vocabulary.BadInputException(id + " has no compute ceiling for its " + device.name()
+            throw new BadInputException(id + " has no compute ceiling for its " + device.name()
                     + ": give one with --peak-flops " + id + ":bf16=VALUE (for example 92T)");
         }
         if (name == null) {
@@ -118,7 +157,7 @@ public record Machine(String id, String name, String source, Device device, Devi
     public Machine withDevice(Device replaced, String note) {
         List<String> allNotes = new ArrayList<>(notes);
         allNotes.add(note);
-        return new Machine(id, name, source, replaced, host, links, tenants, allNotes);
+        return new Machine(id, name, source, replaced, host, links, tenants, allNotes, sharing);
     }
 
     private static double ratio(Ceiling pattern, Ceiling read, Basis basis) {

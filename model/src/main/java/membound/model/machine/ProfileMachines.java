@@ -29,6 +29,7 @@ import membound.vocabulary.DeviceKind;
 import membound.vocabulary.MemoryLevel;
 import membound.vocabulary.Precision;
 import membound.vocabulary.ProductShape;
+import membound.vocabulary.units.Units;
 
 /**
  * The profile adapter: a calibrated profile as the model's {@link Machine}. Measured ceilings are read as the
@@ -84,8 +85,16 @@ final class ProfileMachines {
         }
         String source = "profile " + origin + " (" + profile.host().hostname() + ", " + profile.provenance().createdUtc()
                 + (platformId != null ? ", platform " + platformId : "") + ")";
+        SharingCurve sharing = sharingCurve(trainer, origin);
+        if (sharing != null) {
+            notes.add(String.format(Locale.ROOT, "measured sharing of the unified memory: %s keeps %s of its Triad "
+                    + "while CPU threads stream%s (--cpu-streams N applies it)", trainer.name(), sharing.describe(),
+                    Double.isNaN(sharing.cpuBytesPerSecondWhileGpuStreams()) ? "" : String.format(Locale.ROOT,
+                            "; %d CPU threads reach %s while the GPU streams", sharing.cpuThreads(),
+                            Units.formatBandwidth(sharing.cpuBytesPerSecondWhileGpuStreams()))));
+        }
         Machine machine = new Machine(id, profile.host().hostname() + " (" + trainer.name() + ")", source, device, host,
-                links, tenantsCurve(trainer, origin), notes);
+                links, tenantsCurve(trainer, origin), notes, sharing);
         Double bandwidth = overrides.memoryBandwidth(names);
         return bandwidth == null ? machine : machine.withMemoryBandwidth(bandwidth);
     }
@@ -213,7 +222,42 @@ final class ProfileMachines {
         Machines.applyPeakOverrides(compute, peakOverrides);
         DeviceKind kind = d.kind() == DeviceKind.CPU ? DeviceKind.CPU : DeviceKind.GPU;
         return new Device(d.id(), d.name(), kind, capacity, capacitySource, !d.unifiedMemoryWith().isEmpty(), tiers,
-                compute, vector);
+                compute, vector, kernelLaunch(d, origin));
+    }
+
+    /**
+     * The device's sharing curve: its Triad (typical) with each number of CPU threads streaming over its Triad alone,
+     * and the CPU's Triad while it streamed; null without both the GPU alone and one point with CPU threads.
+     */
+    static SharingCurve sharingCurve(membound.profile.Device d, String origin) {
+        java.util.TreeMap<Integer, Double> gpu = new java.util.TreeMap<>();
+        double cpu = Double.NaN;
+        int cpuThreads = 0;
+        for (membound.profile.SharingEntry entry : d.sharing()) {
+            if (entry.measured().equals("gpu")) {
+                gpu.put(entry.cpuThreadsStreaming(), entry.streamBytesPerSecond().typical());
+            } else if (entry.measured().equals("cpu") && entry.gpuStreaming()) {
+                cpu = entry.streamBytesPerSecond().typical();
+                cpuThreads = entry.cpuThreadsStreaming();
+            }
+        }
+        Double alone = gpu.get(0);
+        if (alone == null || gpu.size() < 2) {
+            return null;
+        }
+        java.util.TreeMap<Integer, Double> shares = new java.util.TreeMap<>();
+        gpu.forEach((threads, rate) -> shares.put(threads, rate / alone));
+        return new SharingCurve(shares, cpuThreads, cpu, describe(d.sharing().get(0).provenance()) + " (profile "
+                + origin + ")");
+    }
+
+    /** The device's back-to-back kernel launch interval (median), where its suite measured one. */
+    static Ceiling kernelLaunch(membound.profile.Device d, String origin) {
+        if (d.launch() == null) {
+            return null;
+        }
+        return Ceiling.measured(d.launch().launchIntervalNanos().p50() * 1e-9, describe(d.launch().provenance())
+                + " median of " + d.launch().launchIntervalNanos().samples() + " samples (profile " + origin + ")");
     }
 
     /**

@@ -77,6 +77,7 @@ public final class Ceilings {
     /** The tiers' capacities and their rates per pattern, flat: what every operation's memory time reads. */
     private final double[] tierCapacity;
     private final double[] tierRate;
+    private final double kernelLaunchSeconds;
 
     private Ceilings(Basis basis, Device device, Device host, Link parallelLink, Link hostLink,
                      double bandwidthShare, double computeShare, double bandwidthScale) {
@@ -164,6 +165,12 @@ public final class Ceilings {
             System.arraycopy(tierBytesPerSecond[t], 0, tierRate, t * PATTERNS, PATTERNS);
         }
         reciprocals(true);
+        kernelLaunchSeconds = device.kernelLaunchSeconds() == null ? 0 : device.kernelLaunchSeconds().value(basis);
+    }
+
+    /** The least time one repetition of an operation on the device takes (a kernel launch), 0 where unknown. */
+    public double kernelLaunchSeconds() {
+        return kernelLaunchSeconds;
     }
 
     private void reciprocals(boolean compute) {
@@ -258,6 +265,7 @@ public final class Ceilings {
         parallelLinkLatencySeconds = base.parallelLinkLatencySeconds;
         hostLinkBytesPerSecond = base.hostLinkBytesPerSecond;
         hostLinkLatencySeconds = base.hostLinkLatencySeconds;
+        kernelLaunchSeconds = base.kernelLaunchSeconds;
         reciprocals(false);
     }
 
@@ -508,6 +516,10 @@ public final class Ceilings {
         Ceiling vector = device.vectorFlops();
         if (vector != null) {
             lines.add(new CeilingLine("vector (elementwise)", vector.value(basis), "FLOP/s", vector.source(basis)));
+        }
+        if (device.kernelLaunchSeconds() != null) {
+            lines.add(new CeilingLine("kernel launch (least time of each kernel)",
+                    device.kernelLaunchSeconds().value(basis) * 1e6, "us", device.kernelLaunchSeconds().source(basis)));
         }
         if (parallelLink != null) {
             lines.add(new CeilingLine("link " + parallelLink.name() + " per direction", parallelLink.bandwidth().value(basis),

@@ -17,6 +17,7 @@ public final class Roofline {
     /** Forward and backward are the first two classes: the ones whose model FLOPs count. */
     private static final int BACKWARD = OperationClass.BACKWARD.ordinal();
     private static final int RECOMPUTE = OperationClass.RECOMPUTE.ordinal();
+    private static final int DEVICE = Placement.DEVICE.ordinal();
 
     static {
         if (OperationClass.FORWARD.ordinal() != 0 || BACKWARD != 1) {
@@ -95,9 +96,11 @@ public final class Roofline {
         double modelFlops = 0;
         double hardwareFlops = 0;
         double[] numbers = ops.numbers;
+        double launch = ceilings.kernelLaunchSeconds();
         for (int i = 0; i < n; i++) {
             double t;
             boolean memory = false;
+            double launchExtra = 0;
             int code = ops.codes[i];
             if (OperationList.kernelOf(code) == TRANSFER) {
                 t = linkSeconds(ops, i, ceilings);
@@ -109,6 +112,11 @@ public final class Roofline {
                 double mem = memorySeconds(ops, i, ceilings);
                 t = Math.max(compute, mem);
                 memory = mem > compute;
+                if (launch > 0 && OperationList.placementOf(code) == DEVICE) {
+                    // Each repetition on the device is at least one kernel launch (Estimator.launchBoundSeconds):
+                    // what the launches add counts in the class's time, not in the row's roofline seconds.
+                    launchExtra = Math.max(0, numbers[i * OperationList.NUMBERS + OperationList.COUNT] * launch - t);
+                }
             }
             if (perOperation) {
                 seconds[i] = t;
@@ -122,13 +130,13 @@ public final class Roofline {
             if (OperationList.kernelOf(code) != ELEMENTWISE) {
                 hardwareFlops += numbers[at + OperationList.FLOPS] * numbers[at + OperationList.COUNT];
             }
-            byClass[c] += t;
+            byClass[c] += t + launchExtra;
             if (memory) {
                 memoryBoundByClass[c] += t;
             }
             if (OperationList.recomputedOf(code)) {
                 // Its recompute row, not written (OperationList.recomputed): the same time again.
-                byClass[RECOMPUTE] += t;
+                byClass[RECOMPUTE] += t + launchExtra;
                 if (memory) {
                     memoryBoundByClass[RECOMPUTE] += t;
                 }

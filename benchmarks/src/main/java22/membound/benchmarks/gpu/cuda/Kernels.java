@@ -57,6 +57,7 @@ final class Kernels {
                 arena.allocateFrom(JAVA_LONG, elements), arena.allocateFrom(JAVA_LONG, count));
     }
 
+    /** The scalar parameter: an f64 for the f64 kernels, an f32 for the f32 and bf16 ones (they compute in f32). */
     private MemorySegment scalar(Arena arena, double value) {
         return type == ElementType.DOUBLE ? arena.allocateFrom(JAVA_DOUBLE, value)
                 : arena.allocateFrom(JAVA_FLOAT, (float) value);

@@ -20,9 +20,13 @@ final class Ptx {
         return "stream-" + suffix(type) + ".ptx";
     }
 
-    /** The entries' suffix: {@code f64} or {@code f32}. */
+    /** The entries' suffix: {@code f64}, {@code f32} or {@code bf16}. */
     static String suffix(ElementType type) {
-        return type == ElementType.DOUBLE ? "f64" : "f32";
+        return switch (type) {
+            case DOUBLE -> "f64";
+            case FLOAT -> "f32";
+            case BF16 -> "bf16";
+        };
     }
 
     static String text(String resource) {
