@@ -253,16 +253,12 @@ public final class Estimator {
         return seconds;
     }
 
-    /**
-     * What an operation's kernel launches add to its roofline time: each of its {@code count} repetitions on the
-     * device is at least one kernel, which cannot finish sooner than the launch interval after the one before
-     * (kernels shorter than a launch leave the GPU waiting for the host). Transfers and host work launch nothing.
-     */
+    /** {@link Roofline#launchBound} of one operation; transfers and host work launch nothing. */
     public static double launchBoundSeconds(Operation op, double rooflineSeconds, double launchSeconds) {
         if (op.kernel() == Kernel.TRANSFER || op.placement() != membound.model.roofline.Placement.DEVICE) {
             return 0;
         }
-        return Math.max(0, op.count() * launchSeconds - rooflineSeconds);
+        return Roofline.launchBound(op.count(), rooflineSeconds, launchSeconds);
     }
 
     /** Seconds of a step that its kernel launches add beyond the roofline, and the kernels launched. */

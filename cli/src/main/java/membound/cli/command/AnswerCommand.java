@@ -32,6 +32,7 @@ import membound.report.chart.Figure;
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.text.Numbers;
+import membound.vocabulary.units.Units;
 
 /**
  * {@code membound answer}: the question membound exists for, on one page — how model size, memory
@@ -143,11 +144,11 @@ public final class AnswerCommand implements Callable<Integer> {
             var ceiling = m.device().mainMemory().ceiling(AccessPattern.READ);
             double bw = ceiling.value(membound.model.machine.Basis.MEASURED);
             String label = m.id().startsWith("profile:") ? "profile" : m.id();
-            markers.add(new AnswerCharts.Marker(label + " " + gbps(bw), bw, m.id(), false));
+            markers.add(new AnswerCharts.Marker(label + " " + Units.formatBandwidth(bw), bw, m.id(), false));
             highest = Math.max(highest, bw);
             if (ceiling.hasDatasheet() && Math.abs(ceiling.value(membound.model.machine.Basis.DATASHEET) / bw - 1) > 0.01) {
                 double ds = ceiling.value(membound.model.machine.Basis.DATASHEET);
-                markers.add(new AnswerCharts.Marker(label + " datasheet " + gbps(ds), ds, m.id(), true));
+                markers.add(new AnswerCharts.Marker(label + " datasheet " + Units.formatBandwidth(ds), ds, m.id(), true));
                 highest = Math.max(highest, ds);
             }
         }
@@ -262,10 +263,5 @@ public final class AnswerCommand implements Callable<Integer> {
                 setup.sequenceLength(), setup.microBatchSize(), setup.gradientAccumulation(),
                 setup.checkpointing().name().toLowerCase(Locale.ROOT),
                 Numbers.roundedCount(setup.steps() * setup.tokensPerStep()));
-    }
-
-    private static String gbps(double bytesPerSecond) {
-        return bytesPerSecond >= 1e12 ? String.format(Locale.ROOT, "%.1f TB/s", bytesPerSecond / 1e12)
-                : String.format(Locale.ROOT, "%.0f GB/s", bytesPerSecond / 1e9);
     }
 }

@@ -58,8 +58,6 @@ public final class Ceilings {
     private final double computeShare;
     private final double vectorFlopsPerSecond;
     private final double attentionFractionOfGemm;
-    private final long[] tierCapacityBytes;
-    private final double[][] tierBytesPerSecond;
     private final double[] hostBytesPerSecond = new double[PATTERNS];
     private final double hostFlopsPerSecond;
     private final double parallelLinkBytesPerSecond;
@@ -67,9 +65,10 @@ public final class Ceilings {
     private final double hostLinkBytesPerSecond;
     private final double hostLinkLatencySeconds;
     private final double bandwidthScale;
-    /** {@link #flopsPerSecond} by an operation's kind (kernel, precision, placement: {@link OperationList#kindIndex}). */
-    private final double[] flopsByKind;
-    /** 1 / {@link #flopsByKind}: what a row's FLOPs are multiplied by. */
+    /**
+     * 1 / {@link #flopsPerSecond} by an operation's kind (kernel, precision, placement: {@link
+     * OperationList#kindIndex}): what a row's FLOPs are multiplied by.
+     */
     private final double[] secondsPerFlopByKind;
     /** 1 / {@link #tierRate}. */
     private double[] tierSecondsPerByte;
@@ -91,7 +90,6 @@ public final class Ceilings {
         productLogs = new double[PRECISIONS][];
         productLayouts = new byte[PRECISIONS][];
         productRates = new double[PRECISIONS][];
-        flopsByKind = new double[OperationList.KINDS];
         secondsPerFlopByKind = new double[OperationList.KINDS];
         for (int p = 0; p < PRECISIONS; p++) {
             productLogs[p] = NO_RATES;
@@ -130,12 +128,12 @@ public final class Ceilings {
                 : vector.value(basis) * computeShare;
         attentionFractionOfGemm = Defaults.FUSED_ATTENTION_FRACTION_OF_GEMM;
         List<MemoryTier> tiers = device.tiers();
-        tierCapacityBytes = new long[tiers.size()];
-        tierBytesPerSecond = new double[tiers.size()][PATTERNS];
+        tierCapacity = new double[tiers.size()];
+        tierRate = new double[tiers.size() * PATTERNS];
         for (int t = 0; t < tiers.size(); t++) {
-            tierCapacityBytes[t] = tiers.get(t).capacityBytes();
+            tierCapacity[t] = tiers.get(t).capacityBytes();
             for (AccessPattern pattern : AccessPattern.values()) {
-                tierBytesPerSecond[t][pattern.ordinal()] =
+                tierRate[t * PATTERNS + pattern.ordinal()] =
                         tiers.get(t).ceiling(pattern).value(basis) * bandwidthShare * bandwidthScale;
             }
         }
@@ -153,18 +151,12 @@ public final class Ceilings {
         for (Kernel kernel : Kernel.values()) {
             for (Precision precision : Precision.values()) {
                 for (Placement placement : Placement.values()) {
-                    flopsByKind[OperationList.kindIndex(kernel.ordinal(), precision.ordinal(), placement.ordinal())] =
-                            flopsPerSecond(kernel, precision, placement);
+                    secondsPerFlopByKind[OperationList.kindIndex(kernel.ordinal(), precision.ordinal(),
+                            placement.ordinal())] = 1 / flopsPerSecond(kernel, precision, placement);
                 }
             }
         }
-        tierCapacity = new double[tiers.size()];
-        tierRate = new double[tiers.size() * PATTERNS];
-        for (int t = 0; t < tiers.size(); t++) {
-            tierCapacity[t] = tierCapacityBytes[t];
-            System.arraycopy(tierBytesPerSecond[t], 0, tierRate, t * PATTERNS, PATTERNS);
-        }
-        reciprocals(true);
+        reciprocals();
         kernelLaunchSeconds = device.kernelLaunchSeconds() == null ? 0 : device.kernelLaunchSeconds().value(basis);
     }
 
@@ -173,12 +165,8 @@ public final class Ceilings {
         return kernelLaunchSeconds;
     }
 
-    private void reciprocals(boolean compute) {
-        if (compute) {
-            for (int k = 0; k < flopsByKind.length; k++) {
-                secondsPerFlopByKind[k] = 1 / flopsByKind[k];
-            }
-        }
+    /** The memory rates' reciprocals, what a row's bytes are multiplied by. */
+    private void reciprocals() {
         tierSecondsPerByte = new double[tierRate.length];
         for (int k = 0; k < tierRate.length; k++) {
             tierSecondsPerByte[k] = 1 / tierRate[k];
@@ -239,23 +227,16 @@ public final class Ceilings {
         sparseFlopsPerSecond = base.sparseFlopsPerSecond;
         peakFlopsPerSecond = base.peakFlopsPerSecond;
         hasSparse = base.hasSparse;
-        flopsByKind = base.flopsByKind;
         secondsPerFlopByKind = base.secondsPerFlopByKind;
         rateOperations = base.rateOperations;
         rateLogRowLengths = base.rateLogRowLengths;
         rateElementsPerSecond = base.rateElementsPerSecond;
         vectorFlopsPerSecond = base.vectorFlopsPerSecond;
         attentionFractionOfGemm = base.attentionFractionOfGemm;
-        tierCapacityBytes = base.tierCapacityBytes;
         tierCapacity = base.tierCapacity;
-        tierBytesPerSecond = new double[base.tierBytesPerSecond.length][];
         tierRate = new double[base.tierRate.length];
-        for (int t = 0; t < tierBytesPerSecond.length; t++) {
-            tierBytesPerSecond[t] = new double[PATTERNS];
-            for (int p = 0; p < PATTERNS; p++) {
-                tierBytesPerSecond[t][p] = base.tierBytesPerSecond[t][p] / base.bandwidthScale * factor;
-                tierRate[t * PATTERNS + p] = tierBytesPerSecond[t][p];
-            }
+        for (int k = 0; k < tierRate.length; k++) {
+            tierRate[k] = base.tierRate[k] / base.bandwidthScale * factor;
         }
         for (int p = 0; p < PATTERNS; p++) {
             hostBytesPerSecond[p] = base.hostBytesPerSecond[p] / base.bandwidthScale * factor;
@@ -266,7 +247,7 @@ public final class Ceilings {
         hostLinkBytesPerSecond = base.hostLinkBytesPerSecond;
         hostLinkLatencySeconds = base.hostLinkLatencySeconds;
         kernelLaunchSeconds = base.kernelLaunchSeconds;
-        reciprocals(false);
+        reciprocals();
     }
 
     public static double bandwidthShare(Machine machine, int tenants) {
@@ -438,31 +419,25 @@ public final class Ceilings {
         return bytesPerSecond(pattern.ordinal(), workingSetBytes, placement.ordinal());
     }
 
-    /** 1 / {@link #bytesPerSecond(int, double, int)}. */
+    /** 1 / {@link #bytesPerSecond(AccessPattern, double, Placement)}, by ordinals: what a row's bytes take. */
     double secondsPerByte(int pattern, double workingSetBytes, int placement) {
-        if (placement == HOST) {
-            return hostSecondsPerByte[pattern];
-        }
-        double[] capacity = tierCapacity;
-        int last = capacity.length - 1;
-        int t = 0;
-        while (t < last && workingSetBytes > capacity[t]) {
-            t++;
-        }
-        return tierSecondsPerByte[t * PATTERNS + pattern];
+        return placement == HOST ? hostSecondsPerByte[pattern]
+                : tierSecondsPerByte[tier(workingSetBytes) * PATTERNS + pattern];
     }
 
-    double bytesPerSecond(int pattern, double workingSetBytes, int placement) {
-        if (placement == HOST) {
-            return hostBytesPerSecond[pattern];
-        }
+    private double bytesPerSecond(int pattern, double workingSetBytes, int placement) {
+        return placement == HOST ? hostBytesPerSecond[pattern] : tierRate[tier(workingSetBytes) * PATTERNS + pattern];
+    }
+
+    /** The smallest device tier the working set fits in, main memory (the last) if none. */
+    private int tier(double workingSetBytes) {
         double[] capacity = tierCapacity;
         int last = capacity.length - 1;
         int t = 0;
         while (t < last && workingSetBytes > capacity[t]) {
             t++;
         }
-        return tierRate[t * PATTERNS + pattern];
+        return t;
     }
 
     public double linkBytesPerSecond(Placement placement) {

@@ -451,28 +451,6 @@ public final class OperationList {
         }
     }
 
-    /** Every row of {@code other} appended, in order. */
-    public void addAll(OperationList other) {
-        other.normalize();
-        int n = other.size;
-        if (n == 0) {
-            return;
-        }
-        int at = size;
-        grow(at + n);
-        if (at > 0 && classOf(other.codes[0]) < classOf(codes[at - 1])) {
-            sorted = false;
-        }
-        System.arraycopy(other.name, 0, name, at, n);
-        System.arraycopy(other.suffix, 0, suffix, at, n);
-        System.arraycopy(other.codes, 0, codes, at, n);
-        System.arraycopy(other.numbers, 0, numbers, at * NUMBERS, n * NUMBERS);
-        System.arraycopy(other.shapes, 0, shapes, at * MAX_SHAPES * SHAPE_FIELDS, n * MAX_SHAPES * SHAPE_FIELDS);
-        size = at + n;
-        lastClass = classOf(codes[size - 1]);
-        materialized = null;
-    }
-
     /**
      * Writes the recompute rows of the {@link #recomputed} rows, then puts the rows in class order, keeping
      * the order within each class: a pass written into one list interleaves forward, backward and recompute
@@ -522,13 +500,6 @@ public final class OperationList {
         materialized = null;
     }
 
-    /** A copy holding exactly these rows: a plan kept after the list it was planned into is reused. */
-    public OperationList copy() {
-        OperationList copy = new OperationList(size);
-        copy.addAll(this);
-        return copy;
-    }
-
     // ---- reading rows ----
 
     public String name(int row) {
@@ -538,11 +509,6 @@ public final class OperationList {
         }
         normalize();
         return suffix[row] == null ? name[row] : name[row] + suffix[row];
-    }
-
-    public OperationClass operationClass(int row) {
-        normalize();
-        return CLASSES[classOf(codes[row])];
     }
 
     /** Row {@code row} as an {@link Operation}. */

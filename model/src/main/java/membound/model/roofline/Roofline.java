@@ -64,6 +64,15 @@ public final class Roofline {
                 * ceilings.secondsPerByte(OperationList.patternOf(code), bytes, OperationList.placementOf(code));
     }
 
+    /**
+     * What an operation's kernel launches add to its roofline time on the device: each of its {@code count}
+     * repetitions is at least one kernel, which cannot finish sooner than the launch interval after the one before
+     * (kernels shorter than a launch leave the GPU waiting for the host).
+     */
+    public static double launchBound(double count, double rooflineSeconds, double launchSeconds) {
+        return Math.max(0, count * launchSeconds - rooflineSeconds);
+    }
+
     /** Seconds of every operation, in order, and the sums a step needs. */
     public static Evaluation evaluate(List<Operation> operations, Ceilings ceilings) {
         return evaluate(OperationList.of(operations), ceilings);
@@ -113,9 +122,8 @@ public final class Roofline {
                 t = Math.max(compute, mem);
                 memory = mem > compute;
                 if (launch > 0 && OperationList.placementOf(code) == DEVICE) {
-                    // Each repetition on the device is at least one kernel launch (Estimator.launchBoundSeconds):
-                    // what the launches add counts in the class's time, not in the row's roofline seconds.
-                    launchExtra = Math.max(0, numbers[i * OperationList.NUMBERS + OperationList.COUNT] * launch - t);
+                    // What the launches add counts in the class's time, not in the row's roofline seconds.
+                    launchExtra = launchBound(numbers[i * OperationList.NUMBERS + OperationList.COUNT], t, launch);
                 }
             }
             if (perOperation) {

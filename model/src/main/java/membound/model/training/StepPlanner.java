@@ -92,8 +92,8 @@ public final class StepPlanner {
 
     /**
      * {@link #plan(Workload, TrainingSetup, Machine)} written into {@code buffers}: the plan's rows are the
-     * buffers' and change when they are planned into again (copy them with {@link OperationList#copy()} to keep
-     * them).
+     * buffers' and change when they are planned into again (read them with {@link StepPlan#operations()} first
+     * to keep them).
      */
     public static StepPlan plan(Workload workload, TrainingSetup setup, Machine machine, Buffers buffers) {
         return plan(workload, setup, machine, true, buffers);

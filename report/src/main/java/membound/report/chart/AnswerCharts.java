@@ -89,18 +89,10 @@ public final class AnswerCharts {
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
         int machine = 0;
         for (String name : fits.keySet()) {
-            int solid = data.getSeriesCount();
-            data.addSeries(fits.get(name));
-            renderer.setSeriesPaint(solid, ChartStyle.color(machine));
-            renderer.setSeriesStroke(solid, ChartStyle.LINE);
-            renderer.setSeriesShape(solid, new Ellipse2D.Double(-5, -5, 10, 10));
+            java.awt.Shape dot = new Ellipse2D.Double(-5, -5, 10, 10);
+            add(data, renderer, fits.get(name), ChartStyle.color(machine), ChartStyle.LINE, dot, true);
             if (doesNot.get(name).getItemCount() > 0) {
-                int hollow = data.getSeriesCount();
-                data.addSeries(doesNot.get(name));
-                renderer.setSeriesPaint(hollow, ChartStyle.color(machine));
-                renderer.setSeriesStroke(hollow, ChartStyle.DOTTED);
-                renderer.setSeriesShape(hollow, new Ellipse2D.Double(-5, -5, 10, 10));
-                renderer.setSeriesShapesFilled(hollow, false);
+                add(data, renderer, doesNot.get(name), ChartStyle.color(machine), ChartStyle.DOTTED, dot, false);
             }
             machine++;
         }
@@ -285,15 +277,8 @@ public final class AnswerCharts {
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
         int machine = 0;
         for (String name : each.keySet()) {
-            int a = data.getSeriesCount();
-            data.addSeries(each.get(name));
-            renderer.setSeriesPaint(a, ChartStyle.color(machine));
-            renderer.setSeriesStroke(a, ChartStyle.LINE);
-            int b = data.getSeriesCount();
-            data.addSeries(total.get(name));
-            renderer.setSeriesPaint(b, ChartStyle.color(machine));
-            renderer.setSeriesStroke(b, ChartStyle.DASHED);
-            renderer.setSeriesShapesFilled(b, false);
+            add(data, renderer, each.get(name), ChartStyle.color(machine), ChartStyle.LINE, null, true);
+            add(data, renderer, total.get(name), ChartStyle.color(machine), ChartStyle.DASHED, null, false);
             machine++;
         }
         NumberAxis x = new NumberAxis("users training at once");
@@ -356,6 +341,19 @@ public final class AnswerCharts {
         return new Figure.Drawn(stem, title, "Each bar is one change to the setup as given, predicted on the same "
                 + "machine; green where the result fits in its memory.", List.of("every bar: membound.model.Estimator."
                 + "predict with the row's flags added to the setup as given (the table lists each command)"), chart);
+    }
+
+    /** Adds one line to an XY chart, drawn in {@code paint} and {@code stroke} (with {@code shape}, or the default). */
+    private static void add(XYSeriesCollection data, XYLineAndShapeRenderer renderer, XYSeries series,
+                            java.awt.Paint paint, java.awt.Stroke stroke, java.awt.Shape shape, boolean filled) {
+        int i = data.getSeriesCount();
+        data.addSeries(series);
+        renderer.setSeriesPaint(i, paint);
+        renderer.setSeriesStroke(i, stroke);
+        if (shape != null) {
+            renderer.setSeriesShape(i, shape);
+        }
+        renderer.setSeriesShapesFilled(i, filled);
     }
 
     /** 124M, 1.5B, 70B, 405B; 1T: parameters and token counts as people write them. */

@@ -12,6 +12,7 @@ import membound.model.sweep.Sweeps;
 import membound.report.AnswerInput;
 import membound.report.chart.Figure;
 import membound.vocabulary.text.Numbers;
+import membound.vocabulary.units.Units;
 
 /**
  * The one-page answer: a short written answer generated from the figures, then model size, the
@@ -69,10 +70,10 @@ public final class AnswerPage {
                 duration(run.totalSeconds()), p.regime().label(), Numbers.percent(run.memoryBoundShare())));
         Sweeps.BandwidthMap map = input.map();
         lines.add(String.format(Locale.ROOT, "Its main memory was measured at <b>%s</b> (%s)%s.",
-                bandwidth(map.measuredBandwidth()), escape(map.measuredSource()),
+                Units.formatBandwidth(map.measuredBandwidth()), escape(map.measuredSource()),
                 Double.isNaN(map.datasheetBandwidth()) ? "; no datasheet bandwidth is known for it, so the gap to the "
                         + "datasheet is unknown"
-                        : String.format(Locale.ROOT, " against %s on the datasheet: %s %s", bandwidth(map.datasheetBandwidth()),
+                        : String.format(Locale.ROOT, " against %s on the datasheet: %s %s", Units.formatBandwidth(map.datasheetBandwidth()),
                         Numbers.percent(Math.abs(1 - map.measuredBandwidth() / map.datasheetBandwidth())),
                         map.measuredBandwidth() <= map.datasheetBandwidth() ? "less" : "more")));
         for (Sweeps.BandwidthMap each : input.maps()) {
@@ -127,17 +128,17 @@ public final class AnswerPage {
         double here = step / map.floorSeconds()[row];
         StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "On %s, at its measured bandwidth (%s), "
                         + "the step takes %s, <b>%.2f\u00d7</b> what it would with unlimited bandwidth", escape(map.machineName()),
-                bandwidth(map.measuredBandwidth()), Numbers.secondsOrMillis(step), here));
+                Units.formatBandwidth(map.measuredBandwidth()), Numbers.secondsOrMillis(step), here));
         double datasheet = map.datasheetSeconds()[row];
         if (!Double.isNaN(datasheet) && Math.abs(map.datasheetBandwidth() / map.measuredBandwidth() - 1) > 0.01) {
             line.append(String.format(Locale.ROOT, "; with its datasheet's %s (and the same compute) it would take %s: the "
-                            + "missing bandwidth costs <b>%s</b> of the step", bandwidth(map.datasheetBandwidth()),
+                            + "missing bandwidth costs <b>%s</b> of the step", Units.formatBandwidth(map.datasheetBandwidth()),
                     Numbers.secondsOrMillis(datasheet), Numbers.percent(step / datasheet - 1)));
         }
         line.append("; ").append(enough < 0 ? "no bandwidth on the map brings it within 10% of unlimited"
-                : enough == 0 ? "even at the map's lowest bandwidth, " + bandwidth(map.bandwidths()[0])
+                : enough == 0 ? "even at the map's lowest bandwidth, " + Units.formatBandwidth(map.bandwidths()[0])
                 + ", it is within 10% of unlimited: bandwidth does not hold this step back here"
-                : "it comes within 10% of unlimited from about <b>" + bandwidth(map.bandwidths()[enough]) + "</b> ("
+                : "it comes within 10% of unlimited from about <b>" + Units.formatBandwidth(map.bandwidths()[enough]) + "</b> ("
                 + String.format(Locale.ROOT, "%.1f\u00d7", map.bandwidths()[enough] / map.measuredBandwidth())
                 + " the measured bandwidth)").append('.');
         lines.add(line.toString());
@@ -166,7 +167,7 @@ public final class AnswerPage {
         }
         String instead = firstMiss.fitsInstead();
         lines.add(String.format(Locale.ROOT, "As set up, %s stops fitting at %s (%s, %s of %s)%s%s.",
-                escape(p.machineName()), escape(firstMiss.workload()), params(firstMiss.parameters()),
+                escape(p.machineName()), escape(firstMiss.workload()), Numbers.roundedCount(firstMiss.parameters()),
                 Numbers.gib(firstMiss.memory().totalBytes()), Numbers.gib(firstMiss.memory().capacityBytes()),
                 largest == null ? "" : "; the largest that fits is " + escape(largest.workload()),
                 instead == null ? "" : "; it fits with <code>" + escape(instead) + "</code>"));
@@ -248,9 +249,8 @@ public final class AnswerPage {
 
     private static String value(CeilingLine line) {
         return switch (line.unit()) {
-            case "B/s" -> bandwidth(line.value());
-            case "FLOP/s" -> line.value() >= 1e12 ? String.format(Locale.ROOT, "%.1f TFLOP/s", line.value() / 1e12)
-                    : String.format(Locale.ROOT, "%.1f GFLOP/s", line.value() / 1e9);
+            case "B/s" -> Units.formatBandwidth(line.value());
+            case "FLOP/s" -> Units.formatFlops(line.value());
             default -> String.format(Locale.ROOT, "%.3g %s", line.value(), line.unit());
         };
     }
@@ -331,7 +331,7 @@ public final class AnswerPage {
                 parameters = p.parameters();
             }
         }
-        h.append("<tr><td>").append(escape(model)).append("</td><td class=\"num\">").append(params(parameters)).append("</td>");
+        h.append("<tr><td>").append(escape(model)).append("</td><td class=\"num\">").append(Numbers.roundedCount(parameters)).append("</td>");
         for (Sweeps.Point p : row) {
             h.append(cell(p));
         }
@@ -342,13 +342,13 @@ public final class AnswerPage {
         Sweeps.BandwidthMap map = input.map();
         int measured = map.measuredColumn();
         h.append("<table id=\"bandwidth-map-table\">\n<tr><th>model</th><th class=\"num\">compute-only floor</th>")
-                .append("<th class=\"num\">step at ").append(bandwidth(map.bandwidths()[measured]))
+                .append("<th class=\"num\">step at ").append(Units.formatBandwidth(map.bandwidths()[measured]))
                 .append("</th><th class=\"num\">slowdown there</th><th class=\"num\">within 10% of the floor from</th></tr>\n");
         for (int m = 0; m < map.models().size(); m++) {
             String from = "beyond the map";
             for (int c = 0; c < map.bandwidths().length; c++) {
                 if (map.slowdown(m, c) <= BANDWIDTH_STOPS_MATTERING) {
-                    from = bandwidth(map.bandwidths()[c]);
+                    from = Units.formatBandwidth(map.bandwidths()[c]);
                     break;
                 }
             }
@@ -518,15 +518,5 @@ public final class AnswerPage {
         double years = seconds / (365.25 * 86400);
         return years >= 1 ? String.format(Locale.ROOT, years >= 100 ? "%,.0f years" : "%.1f years", years)
                 : Numbers.roundedDuration(seconds);
-    }
-
-    private static String bandwidth(double bytesPerSecond) {
-        return bytesPerSecond >= 1e12 ? String.format(Locale.ROOT, "%.2f TB/s", bytesPerSecond / 1e12)
-                : String.format(Locale.ROOT, "%.0f GB/s", bytesPerSecond / 1e9);
-    }
-
-    private static String params(double parameters) {
-        return parameters >= 1e9 ? String.format(Locale.ROOT, "%.1f B", parameters / 1e9)
-                : String.format(Locale.ROOT, "%.0f M", parameters / 1e6);
     }
 }
