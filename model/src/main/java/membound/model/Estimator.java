@@ -99,11 +99,14 @@ public final class Estimator {
     /**
      * Only the step on one basis: the fast path for sweeps. The step is planned into this thread's
      * buffers (nothing is allocated per operation), and the machine's ceilings, a pure function of the
-     * machine, basis, tenants and link, are kept for the next call with the same four.
+     * machine, basis, tenants and link, are kept for the next call with the same four. The plan is kept too:
+     * the same workload and setup on another machine that the planner cannot tell apart from the last
+     * ({@link StepPlanner#machineTraits}), or on another basis, are evaluated without planning again, as a sweep
+     * over machines asks for them.
      */
     public static StepResult step(Workload workload, TrainingSetup setup, Machine machine, Basis basis) {
         Sweep sweep = SWEEP.get();
-        StepPlan plan = StepPlanner.plan(workload, setup, machine, sweep.buffers);
+        StepPlan plan = sweep.plan(workload, setup, machine);
         Ceilings ceilings = sweep.ceilings(machine, basis, setup.tenants(), parallelLink(machine, setup.parallelism()));
         return result(plan, Roofline.sums(plan.rows(), ceilings), ceilings);
     }
@@ -116,7 +119,7 @@ public final class Estimator {
      */
     public static double[] bandwidthSweep(Workload workload, TrainingSetup setup, Machine machine, double[] scales) {
         Sweep sweep = SWEEP.get();
-        StepPlan plan = StepPlanner.plan(workload, setup, machine, sweep.buffers);
+        StepPlan plan = sweep.plan(workload, setup, machine);
         Link link = parallelLink(machine, setup.parallelism());
         Ceilings base = sweep.ceilings(machine, Basis.MEASURED, setup.tenants(), link);
         double[] seconds = new double[scales.length];
@@ -131,10 +134,33 @@ public final class Estimator {
 
     private static final ThreadLocal<Sweep> SWEEP = ThreadLocal.withInitial(Sweep::new);
 
-    /** One thread's planning buffers and its last few machines' ceilings (compared by identity). */
+    /**
+     * One thread's planning buffers, the last plan made in them with what it was made of, and the last few
+     * machines' ceilings (all compared by identity: workloads, setups and machines are immutable).
+     */
     private static final class Sweep {
         private static final int KEPT = 8;
-        final StepPlanner.Buffers buffers = new StepPlanner.Buffers(true);
+        private final StepPlanner.Buffers buffers = new StepPlanner.Buffers(true);
+        private Workload plannedWorkload;
+        private TrainingSetup plannedSetup;
+        private int plannedTraits;
+        private StepPlan planned;
+
+        StepPlan plan(Workload workload, TrainingSetup setup, Machine machine) {
+            int traits = StepPlanner.machineTraits(setup, machine);
+            if (planned != null && workload == plannedWorkload && setup == plannedSetup && traits == plannedTraits) {
+                return planned;
+            }
+            // Forgotten first: a plan that fails leaves no plan of other inputs behind in the buffers it overwrote.
+            planned = null;
+            StepPlan plan = StepPlanner.plan(workload, setup, machine, buffers);
+            plannedWorkload = workload;
+            plannedSetup = setup;
+            plannedTraits = traits;
+            planned = plan;
+            return plan;
+        }
+
         private final Machine[] machines = new Machine[KEPT];
         private final Basis[] bases = new Basis[KEPT];
         private final int[] tenants = new int[KEPT];
@@ -280,18 +306,12 @@ public final class Estimator {
     private static StepResult result(StepPlan plan, Roofline.Evaluation eval, Ceilings ceilings) {
         double[] seconds = assemble(plan, eval);
         double step = seconds[CLASSES.length];
-        StepResult.ClassTime[] times = new StepResult.ClassTime[CLASSES.length];
-        int kept = 0;
+        double[] memoryBoundByClass = eval.memoryBoundSecondsByClass();
         double memoryBound = 0;
-        for (OperationClass c : CLASSES) {
-            double s = seconds[c.ordinal()];
-            double m = Math.min(s, eval.memoryBoundSeconds(c));
-            memoryBound += m;
-            if (s > 0) {
-                times[kept++] = new StepResult.ClassTime(c.label(), s, s / step, m);
-            }
+        for (int c = 0; c < CLASSES.length; c++) {
+            memoryBound += Math.min(seconds[c], memoryBoundByClass[c]);
         }
-        List<StepResult.ClassTime> breakdown = StepResult.breakdownOf(times, kept);
+        List<StepResult.ClassTime> breakdown = StepResult.breakdownOf(seconds, memoryBoundByClass, step);
         double modelFlops = eval.modelFlops();
         double hardwareFlops = eval.hardwareFlops();
         TrainingSetup setup = plan.setup();

@@ -3,6 +3,7 @@ package membound.model;
 import java.util.List;
 
 import membound.model.machine.Basis;
+import membound.model.roofline.OperationClass;
 
 /**
  * One step on one basis: its time, broken down by operation class, and what follows from it.
@@ -23,28 +24,57 @@ public record StepResult(Basis basis, double stepSeconds, List<ClassTime> breakd
     }
 
     /**
-     * Class times over an array nobody else holds, unmodifiable: what {@link membound.model.Estimator} builds a
-     * step's breakdown into, so that a sweep's step is not copied twice into a list.
+     * The class times of a step over per-class arrays nobody else holds (what {@link membound.model.Estimator}
+     * evaluates a step into), unmodifiable: one entry per class that takes time, in class order, each made when it
+     * is read, so that a sweep's step allocates no record per class.
+     *
+     * @param seconds seconds per {@link OperationClass} ordinal
+     * @param memoryBoundSeconds seconds of memory-bound operations per class (at most that class's seconds are counted)
+     * @param stepSeconds the step, what each share is of
      */
-    public static List<ClassTime> breakdownOf(ClassTime[] times, int count) {
-        return new Breakdown(java.util.Arrays.copyOf(times, count));
+    public static List<ClassTime> breakdownOf(double[] seconds, double[] memoryBoundSeconds, double stepSeconds) {
+        return new Breakdown(seconds, memoryBoundSeconds, stepSeconds);
     }
 
-    private static final class Breakdown extends java.util.AbstractList<ClassTime> implements java.util.RandomAccess {
-        private final ClassTime[] times;
+    private static final OperationClass[] CLASSES = OperationClass.values();
 
-        Breakdown(ClassTime[] times) {
-            this.times = times;
+    private static final class Breakdown extends java.util.AbstractList<ClassTime> implements java.util.RandomAccess {
+        private final double[] seconds;
+        private final double[] memoryBoundSeconds;
+        private final double stepSeconds;
+        /** Bit c: class c takes time. */
+        private final int classes;
+
+        Breakdown(double[] seconds, double[] memoryBoundSeconds, double stepSeconds) {
+            this.seconds = seconds;
+            this.memoryBoundSeconds = memoryBoundSeconds;
+            this.stepSeconds = stepSeconds;
+            int mask = 0;
+            for (int c = 0; c < CLASSES.length; c++) {
+                if (seconds[c] > 0) {
+                    mask |= 1 << c;
+                }
+            }
+            this.classes = mask;
         }
 
         @Override
         public ClassTime get(int index) {
-            return times[index];
+            if (index < 0 || index >= size()) {
+                throw new IndexOutOfBoundsException("class time " + index + " of " + size());
+            }
+            int mask = classes;
+            for (int k = 0; k < index; k++) {
+                mask &= mask - 1;
+            }
+            int c = Integer.numberOfTrailingZeros(mask);
+            double s = seconds[c];
+            return new ClassTime(CLASSES[c].label(), s, s / stepSeconds, Math.min(s, memoryBoundSeconds[c]));
         }
 
         @Override
         public int size() {
-            return times.length;
+            return Integer.bitCount(classes);
         }
     }
 

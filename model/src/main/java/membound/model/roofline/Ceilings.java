@@ -70,6 +70,11 @@ public final class Ceilings {
      * OperationList#kindIndex}): what a row's FLOPs are multiplied by.
      */
     private final double[] secondsPerFlopByKind;
+    /**
+     * Per kind: the device measured something finer than FLOPs for it (products of its precision for a GEMM, operation
+     * rates for an elementwise operation), so that a row of that kind with shapes or row work may be timed by them.
+     */
+    private final boolean[] detailedByKind;
     /** 1 / {@link #tierRate}. */
     private double[] tierSecondsPerByte;
     private final double[] hostSecondsPerByte = new double[PATTERNS];
@@ -156,6 +161,12 @@ public final class Ceilings {
                 }
             }
         }
+        detailedByKind = new boolean[OperationList.KINDS];
+        for (Precision precision : Precision.values()) {
+            detailedByKind[OperationList.kindIndex(GEMM, precision.ordinal(), DEVICE)] =
+                    productRates[precision.ordinal()].length > 0;
+            detailedByKind[OperationList.kindIndex(ELEMENTWISE, precision.ordinal(), DEVICE)] = rateOperations.length > 0;
+        }
         reciprocals();
         kernelLaunchSeconds = device.kernelLaunchSeconds() == null ? 0 : device.kernelLaunchSeconds().value(basis);
     }
@@ -228,6 +239,7 @@ public final class Ceilings {
         peakFlopsPerSecond = base.peakFlopsPerSecond;
         hasSparse = base.hasSparse;
         secondsPerFlopByKind = base.secondsPerFlopByKind;
+        detailedByKind = base.detailedByKind;
         rateOperations = base.rateOperations;
         rateLogRowLengths = base.rateLogRowLengths;
         rateElementsPerSecond = base.rateElementsPerSecond;
@@ -306,7 +318,7 @@ public final class Ceilings {
         int code = ops.codes[i];
         // Only a row with product shapes or row work can be timed otherwise than by its FLOPs: the rest (most
         // rows, on a machine without measured products or operations all of them) take the short way.
-        if ((code & DETAIL_BITS) != 0 && detailed(code)) {
+        if ((code & DETAIL_BITS) != 0 && detailedByKind[OperationList.kindIndex(code)] && detailed(code)) {
             return detailedSeconds(ops, i, code);
         }
         int at = i * OperationList.NUMBERS;

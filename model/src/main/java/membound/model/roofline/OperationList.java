@@ -241,14 +241,17 @@ public final class OperationList {
      */
     private int row(String name, String suffix, OperationClass operationClass, Kernel kernel, Precision precision,
                     Placement placement, AccessPattern pattern, boolean overlapsBackward, double count) {
-        if ((name == null && keepsNames) || operationClass == null || kernel == null || placement == null) {
+        if (operationClass == null || kernel == null || placement == null || (name == null && keepsNames)) {
             throw incomplete();
         }
-        if (!(count >= 0)) {
-            throw negative(name, suffix);
-        }
-        if (count == 0 && !keepsEmptyRows) {
-            return -1;
+        if (!(count > 0)) {
+            // Zero, negative or NaN: only zero is kept, and only by a list that builds a single Operation.
+            if (!(count == 0)) {
+                throw negative(name, suffix);
+            }
+            if (!keepsEmptyRows) {
+                return -1;
+            }
         }
         int i = size;
         if (i == codes.length) {
@@ -270,8 +273,18 @@ public final class OperationList {
                 placement.ordinal(), (pattern == null ? AccessPattern.COPY : pattern).ordinal(), overlapsBackward);
         numbers[i * NUMBERS + COUNT] = count;
         size = i + 1;
-        materialized = null;
+        unmaterialize();
         return i;
+    }
+
+    /**
+     * Forgets the rows built as records: only a list read by {@link #operations()} has them, so a sweep's list,
+     * which is never read that way, pays a load and no reference store per row.
+     */
+    private void unmaterialize() {
+        if (materialized != null) {
+            materialized = null;
+        }
     }
 
     private static BadInputException incomplete() {
@@ -304,7 +317,7 @@ public final class OperationList {
         shapes[at + 3] = k;
         shapes[at + 4] = layout.ordinal();
         codes[row] = (codes[row] & ~(0x7 << 15)) | (s + 1) << 15;
-        materialized = null;
+        unmaterialize();
     }
 
     /** Says what row {@code row} does per repetition (ignored for -1), with {@link Operation.RowWork}'s rules. */
@@ -319,7 +332,7 @@ public final class OperationList {
         codes[row] = (codes[row] & ~(0x1F << 18)) | (operation.ordinal() + 1) << 18;
         numbers[row * NUMBERS + ROW_ELEMENTS] = elements;
         numbers[row * NUMBERS + ROW_LENGTH] = length;
-        materialized = null;
+        unmaterialize();
     }
 
     /** {@link #gemm}'s figures as a row, with its one product shape. */

@@ -91,6 +91,11 @@ public final class Roofline {
         return evaluate(operations, ceilings, false);
     }
 
+    /**
+     * One pass over the rows. Written to be cheap for the sweep path (about forty rows a step, a million steps a
+     * second): what differs from row to row (memory- or compute-bound, recomputed or not, counted in the model
+     * FLOPs or not) is added as a 0/1 factor, not branched on, so that rows of every kind in any order cost alike.
+     */
     private static Evaluation evaluate(OperationList ops, Ceilings ceilings, boolean perOperation) {
         if (perOperation) {
             // Each row's seconds line up with ops.operations().
@@ -104,15 +109,21 @@ public final class Roofline {
         double overlappable = 0;
         double modelFlops = 0;
         double hardwareFlops = 0;
+        double recompute = 0;
+        double recomputeMemoryBound = 0;
         double[] numbers = ops.numbers;
+        int[] codes = ops.codes;
         double launch = ceilings.kernelLaunchSeconds();
         for (int i = 0; i < n; i++) {
+            int code = codes[i];
+            int at = i * OperationList.NUMBERS;
+            int kernel = OperationList.kernelOf(code);
             double t;
-            boolean memory = false;
+            double memorySeconds;
             double launchExtra = 0;
-            int code = ops.codes[i];
-            if (OperationList.kernelOf(code) == TRANSFER) {
+            if (kernel == TRANSFER) {
                 t = linkSeconds(ops, i, ceilings);
+                memorySeconds = 0;
                 if (OperationList.overlapsOf(code)) {
                     overlappable += t;
                 }
@@ -120,39 +131,32 @@ public final class Roofline {
                 double compute = ceilings.computeSeconds(ops, i);
                 double mem = memorySeconds(ops, i, ceilings);
                 t = Math.max(compute, mem);
-                memory = mem > compute;
+                memorySeconds = mem > compute ? t : 0;
                 if (launch > 0 && OperationList.placementOf(code) == DEVICE) {
                     // What the launches add counts in the class's time, not in the row's roofline seconds.
-                    launchExtra = launchBound(numbers[i * OperationList.NUMBERS + OperationList.COUNT], t, launch);
+                    launchExtra = launchBound(numbers[at + OperationList.COUNT], t, launch);
                 }
             }
             if (perOperation) {
                 seconds[i] = t;
-                memoryBound[i] = memory;
+                memoryBound[i] = memorySeconds > 0;
             }
             int c = OperationList.classOf(code);
-            int at = i * OperationList.NUMBERS;
-            if (c <= BACKWARD) {
-                modelFlops += numbers[at + OperationList.MODEL_FLOPS] * numbers[at + OperationList.COUNT];
-            }
-            if (OperationList.kernelOf(code) != ELEMENTWISE) {
-                hardwareFlops += numbers[at + OperationList.FLOPS] * numbers[at + OperationList.COUNT];
-            }
-            byClass[c] += t + launchExtra;
-            if (memory) {
-                memoryBoundByClass[c] += t;
-            }
-            if (OperationList.recomputedOf(code)) {
-                // Its recompute row, not written (OperationList.recomputed): the same time again.
-                byClass[RECOMPUTE] += t + launchExtra;
-                if (memory) {
-                    memoryBoundByClass[RECOMPUTE] += t;
-                }
-                if (OperationList.kernelOf(code) != ELEMENTWISE) {
-                    hardwareFlops += numbers[at + OperationList.FLOPS] * numbers[at + OperationList.COUNT];
-                }
-            }
+            double count = numbers[at + OperationList.COUNT];
+            // Its recompute row, not written (OperationList.recomputed), is the same time and work again.
+            double again = (code & OperationList.RECOMPUTED) >>> 24;
+            double modelCounted = c <= BACKWARD ? 1 : 0;
+            double hardwareCounted = kernel != ELEMENTWISE ? 1 + again : 0;
+            modelFlops += modelCounted * numbers[at + OperationList.MODEL_FLOPS] * count;
+            hardwareFlops += hardwareCounted * numbers[at + OperationList.FLOPS] * count;
+            double timed = t + launchExtra;
+            byClass[c] += timed;
+            memoryBoundByClass[c] += memorySeconds;
+            recompute += again * timed;
+            recomputeMemoryBound += again * memorySeconds;
         }
+        byClass[RECOMPUTE] += recompute;
+        memoryBoundByClass[RECOMPUTE] += recomputeMemoryBound;
         return new Evaluation(seconds, memoryBound, byClass, memoryBoundByClass, overlappable, modelFlops, hardwareFlops);
     }
 

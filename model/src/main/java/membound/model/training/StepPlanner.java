@@ -105,8 +105,9 @@ public final class StepPlanner {
         List<String> notes = new ArrayList<>();
         Parallelism par = setup.parallelism();
 
+        int traits = machineTraits(setup, machine);
         Offload offload = setup.offload();
-        if (offload.any() && machine.device().unifiedMemory()) {
+        if ((traits & UNIFIED_MEMORY) != 0) {
             notes.add(machine.name() + " has unified memory: offloading " + offload.label()
                     + " to host memory adds no capacity (it is the same memory) and was ignored");
             offload = Offload.NONE;
@@ -115,7 +116,7 @@ public final class StepPlanner {
             notes.add("offloading weights implies offloading optimizer states and the update (as ZeRO-Infinity does)");
             offload = new Offload(true, true);
         }
-        if (offload.any() && (machine.host() == null || machine.link(Link.Kind.HOST) == null)) {
+        if (offload.any() && (traits & HOST_AND_LINK) == 0) {
             throw new BadInputException("offload needs a host memory and a host link: machine=" + machine.id()
                     + " has " + (machine.host() == null ? "no host memory" : "no host link"));
         }
@@ -131,9 +132,8 @@ public final class StepPlanner {
         double baseBits = ft.mode() == FineTuning.Mode.QLORA ? FineTuning.QLORA_BASE_BITS_PER_WEIGHT
                 : setup.weightPrecision().bits();
         double weightBits = setup.pruning().storedBitsPerWeight(baseBits);
-        boolean sparse = false;
+        boolean sparse = (traits & SPARSE_UNITS) != 0;
         if (setup.pruning().kind() == Pruning.Kind.STRUCTURED_2_4) {
-            sparse = ceiling != null && ceiling.hasSparse();
             notes.add(sparse ? "2:4 structured sparsity: forward GEMMs run on the sparse tensor throughput; "
                     + "input and weight gradients run dense"
                     : machine.device().name() + " has no 2:4 sparse throughput in " + compute.label()
@@ -201,6 +201,37 @@ public final class StepPlanner {
         }
         return new StepPlan(workload, setup, ops, compute, parametersOnDevice, trainable, trainableOnDevice, weightBits,
                 offload.optimizerStates(), offload.weights(), notes);
+    }
+
+    /** The setup offloads to a machine with unified memory: the offload is ignored. */
+    private static final int UNIFIED_MEMORY = 1;
+    /** The setup offloads and the machine has a host memory and a host link to offload to. */
+    private static final int HOST_AND_LINK = 2;
+    /** The setup prunes 2:4 and the device has sparse throughput in its compute precision. */
+    private static final int SPARSE_UNITS = 4;
+
+    /**
+     * What a plan of {@code setup} reads of the machine, as bits: every other figure of a plan comes from the workload
+     * and the setup, so two machines with the same bits get the same operations (only the notes may name the
+     * machine). A sweep that predicts one setup on several machines plans it once per distinct bits.
+     */
+    public static int machineTraits(TrainingSetup setup, Machine machine) {
+        int traits = 0;
+        if (setup.offload().any()) {
+            if (machine.device().unifiedMemory()) {
+                traits |= UNIFIED_MEMORY;
+            }
+            if (machine.host() != null && machine.link(Link.Kind.HOST) != null) {
+                traits |= HOST_AND_LINK;
+            }
+        }
+        if (setup.pruning().kind() == Pruning.Kind.STRUCTURED_2_4) {
+            ComputeCeiling ceiling = machine.device().computeFor(setup.activationPrecision());
+            if (ceiling != null && ceiling.hasSparse()) {
+                traits |= SPARSE_UNITS;
+            }
+        }
+        return traits;
     }
 
     /**

@@ -71,6 +71,9 @@ public class PredictionBenchmark {
     /** Llama-3.1-8B (32 layers) in 24 setups on three machines: the sweep workload. */
     private final List<Case> llama = new ArrayList<>();
     private int nextLlama;
+    /** The machines the answer page compares by default. */
+    private final Machine[] compared = {Machines.datasheet("dgx-spark"), Machines.datasheet("h100"),
+            Machines.datasheet("gh200"), Machines.datasheet("h200")};
     private static final double[] SCALES = new double[64];
 
     static {
@@ -139,6 +142,24 @@ public class PredictionBenchmark {
         Case c = llama.get(nextLlama);
         nextLlama = nextLlama + 1 == llama.size() ? 0 : nextLlama + 1;
         return Estimator.step(c.model(), c.setup(), c.machine(), Basis.MEASURED);
+    }
+
+    /**
+     * The same steps as a sweep over machines asks for them (the answer page's tables: each setup on every compared
+     * machine): one of the 24 setups on DGX Spark, H100, GH200 and H200 per call; JMH counts each machine as one
+     * prediction. The machines' plans are the same rows (none offloads or prunes 2:4), so the step is planned once
+     * and evaluated four times.
+     */
+    @Benchmark
+    @OperationsPerInvocation(4)
+    public double step32LayersOnFourMachines() {
+        Case c = llama.get(nextLlama);
+        nextLlama = nextLlama + 1 == llama.size() ? 0 : nextLlama + 1;
+        double sum = 0;
+        for (Machine machine : compared) {
+            sum += Estimator.step(c.model(), c.setup(), machine, Basis.MEASURED).stepSeconds();
+        }
+        return sum;
     }
 
     /**
