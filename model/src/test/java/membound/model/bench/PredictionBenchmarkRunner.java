@@ -1,5 +1,7 @@
 package membound.model.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -22,6 +24,29 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
  * and the predictions per second, with the seconds 100,000 take, to {@code target/jmh-prediction.txt}.
  */
 class PredictionBenchmarkRunner {
+
+    /**
+     * Every benchmark method once through JMH, in this JVM, for a tenth of a second and no warmup: proves the
+     * benchmark runs (its setup, its cases, JMH's generated code) in an ordinary build; its figures mean nothing.
+     */
+    @Test
+    void everyBenchmarkMethodRunsBriefly() throws RunnerException {
+        assumeTrue(!Boolean.getBoolean("membound.jmh"), "the full benchmark runs instead");
+        Options options = new OptionsBuilder()
+                .include(PredictionBenchmark.class.getName() + "\\..*")
+                .forks(0)
+                .warmupIterations(0)
+                .measurementIterations(1)
+                .measurementTime(org.openjdk.jmh.runner.options.TimeValue.milliseconds(100))
+                .shouldFailOnError(true)
+                .build();
+        Collection<RunResult> results = new Runner(options).run();
+        assertEquals(6, results.size(), "benchmark methods run");
+        for (RunResult r : results) {
+            double perSecond = r.getPrimaryResult().getScore();
+            assertTrue(perSecond > 0 && Double.isFinite(perSecond), r.getParams().getBenchmark() + ": " + perSecond);
+        }
+    }
 
     @Test
     void runPredictionBenchmark() throws RunnerException, IOException {
