@@ -309,8 +309,7 @@ public final class Estimator {
         double[] memoryBoundByClass = eval.memoryBoundSecondsByClass();
         double memoryBound = 0;
         for (int c = 0; c < CLASSES.length; c++) {
-            // The smaller of the two by one comparison: both are finite and non-negative (see Roofline's loop).
-            memoryBound += memoryBoundByClass[c] < seconds[c] ? memoryBoundByClass[c] : seconds[c];
+            memoryBound += Math.min(seconds[c], memoryBoundByClass[c]);
         }
         List<StepResult.ClassTime> breakdown = StepResult.breakdownOf(seconds, memoryBoundByClass, step);
         double modelFlops = eval.modelFlops();

@@ -318,7 +318,7 @@ public final class Ceilings {
         int code = ops.codes[i];
         // Only a row with product shapes or row work can be timed otherwise than by its FLOPs: the rest (most
         // rows, on a machine without measured products or operations all of them) take the short way.
-        if ((code & DETAIL_BITS) != 0 && detailedByKind[OperationList.kindIndex(code)] && detailed(code)) {
+        if ((code & DETAIL_BITS) != 0 && detailed(code)) {
             return detailedSeconds(ops, i, code);
         }
         int at = i * OperationList.NUMBERS;
@@ -331,17 +331,16 @@ public final class Ceilings {
     /** The bits of a row's code that say it has product shapes or row work. */
     private static final int DETAIL_BITS = 0x7 << 15 | 0x1F << 18;
 
-    /** Timed by measured products (a shaped GEMM) or a measured operation rate (row work), if the device has them. */
+    /**
+     * Timed by measured products (a shaped GEMM) or a measured operation rate (row work): the device measured them
+     * for the row's kind ({@link #detailedByKind}) and the row has what they are looked up by.
+     */
     private boolean detailed(int code) {
-        int kernel = OperationList.kernelOf(code);
-        int placement = OperationList.placementOf(code);
-        if (placement != DEVICE) {
+        if (!detailedByKind[OperationList.kindIndex(code)]) {
             return false;
         }
-        if (kernel == ELEMENTWISE) {
-            return rateOperations.length > 0 && OperationList.rowOperationOf(code) >= 0;
-        }
-        return kernel == GEMM && OperationList.shapesOf(code) > 0 && productRates[OperationList.precisionOf(code)].length > 0;
+        return OperationList.kernelOf(code) == ELEMENTWISE ? OperationList.rowOperationOf(code) >= 0
+                : OperationList.shapesOf(code) > 0;
     }
 
     private double detailedSeconds(OperationList ops, int i, int code) {

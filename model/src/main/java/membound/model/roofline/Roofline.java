@@ -70,8 +70,7 @@ public final class Roofline {
      * (kernels shorter than a launch leave the GPU waiting for the host).
      */
     public static double launchBound(double count, double rooflineSeconds, double launchSeconds) {
-        double added = count * launchSeconds - rooflineSeconds;
-        return added > 0 ? added : 0;
+        return Math.max(0, count * launchSeconds - rooflineSeconds);
     }
 
     /** Seconds of every operation, in order, and the sums a step needs. */
@@ -131,8 +130,7 @@ public final class Roofline {
             } else {
                 double compute = ceilings.computeSeconds(ops, i);
                 double mem = memorySeconds(ops, i, ceilings);
-                // Both are finite and non-negative: the larger by one comparison (Math.max also orders NaN and -0.0,
-                // which costs this loop about a fifth of its time on JDK 17).
+                // Both are finite and non-negative, so one comparison gives the larger and the bound.
                 boolean memory = mem > compute;
                 t = memory ? mem : compute;
                 memorySeconds = memory ? t : 0;
