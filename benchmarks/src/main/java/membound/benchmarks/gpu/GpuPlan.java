@@ -39,6 +39,12 @@ public record GpuPlan(List<StreamKernel> kernels, List<ElementType> elementTypes
     /** A DRAM array is at least this large, beside STREAM's 4x the L2 (HBM parts have L2s of 50 MB and more). */
     public static final long DRAM_MINIMUM_ARRAY_BYTES = Units.GIB;
 
+    /**
+     * Threads per block of every STREAM kernel: a power of two (the Dot tree needs one), at most the kernels'
+     * 1024-slot shared array. The suite launches {@link #residentBlocks} blocks, the grid a device holds at once.
+     */
+    public static final int THREADS_PER_BLOCK = 256;
+
     /** Elements move as 16-byte vectors: arrays hold a multiple of 16 bytes. */
     public static final int VECTOR_BYTES = 16;
 
@@ -69,6 +75,15 @@ public record GpuPlan(List<StreamKernel> kernels, List<ElementType> elementTypes
         if (value < least) {
             throw new BadInputException(name + " must be at least " + least + ": " + name + "=" + value);
         }
+    }
+
+    /**
+     * The grid that fills a device: {@value #THREADS_PER_BLOCK}-thread blocks, as many per multiprocessor as its
+     * resident threads allow. Every block is resident at once only if no kernel is held back by its registers or
+     * shared memory: PtxAssemblyTest checks that from ptxas's resource report for every kernel and architecture.
+     */
+    public static int residentBlocks(int multiprocessors, int maxThreadsPerMultiprocessor) {
+        return multiprocessors * Math.max(1, maxThreadsPerMultiprocessor / THREADS_PER_BLOCK);
     }
 
     /** Every kernel on both types at the L2 and DRAM working sets (a sweep between them where asked), no GEMM. */

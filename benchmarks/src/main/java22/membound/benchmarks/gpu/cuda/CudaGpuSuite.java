@@ -46,8 +46,7 @@ import membound.vocabulary.units.Units;
  */
 public final class CudaGpuSuite implements GpuSuite {
 
-    /** Threads per block: a power of two (the Dot tree needs one), at most the kernels' 1024-slot shared array. */
-    static final int THREADS_PER_BLOCK = 256;
+    static final int THREADS_PER_BLOCK = GpuPlan.THREADS_PER_BLOCK;
 
     @Override
     public GpuRun measure(GpuPlan plan) {
@@ -105,7 +104,7 @@ public final class CudaGpuSuite implements GpuSuite {
             this.start = cuda.createEvent();
             this.end = cuda.createEvent();
             this.scratch = allocate(Long.BYTES);
-            this.grid = device.multiprocessors() * Math.max(1, device.maxThreadsPerMultiprocessor() / THREADS_PER_BLOCK);
+            this.grid = GpuPlan.residentBlocks(device.multiprocessors(), device.maxThreadsPerMultiprocessor());
             this.launchEmpty = cuda.function(module("launch.ptx"), "empty");
         }
 
