@@ -16,6 +16,9 @@ import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 import membound.benchmarks.gpu.GpuUnavailableException;
@@ -53,8 +56,8 @@ public final class CudaDriver {
     static final int PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES = 100;
 
     // CUjit_option: where the JIT writes why it refused the PTX.
-    private static final int JIT_ERROR_LOG_BUFFER = 5;
-    private static final int JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+    static final int JIT_ERROR_LOG_BUFFER = 5;
+    static final int JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
     private static final int JIT_LOG_BYTES = 4096;
 
     private static final FunctionDescriptor INT_OF_INT = FunctionDescriptor.of(JAVA_INT, JAVA_INT);
@@ -62,6 +65,8 @@ public final class CudaDriver {
     private static final FunctionDescriptor INT_OF_LONG = FunctionDescriptor.of(JAVA_INT, JAVA_LONG);
 
     private final String library;
+    /** Each symbol bound and the C signature it is called with, in binding order (CudaAbiTest reads it). */
+    private final Map<String, FunctionDescriptor> bindings = new LinkedHashMap<>();
     private final MethodHandle cuGetErrorName;
     private final MethodHandle cuGetErrorString;
     private final MethodHandle cuInit;
@@ -97,7 +102,7 @@ public final class CudaDriver {
     private CudaDriver(String library, SymbolLookup lookup) {
         this.library = library;
         Linker linker = Linker.nativeLinker();
-        Binder bind = new Binder(linker, lookup, library);
+        Binder bind = new Binder(linker, lookup, library, bindings);
         cuGetErrorName = bind.of("cuGetErrorName", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
         cuGetErrorString = bind.of("cuGetErrorString", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS));
         cuInit = bind.of("cuInit", INT_OF_INT);
@@ -138,11 +143,13 @@ public final class CudaDriver {
     }
 
     /** Looks each symbol up once; a driver without one is too old for the suite. */
-    private record Binder(Linker linker, SymbolLookup lookup, String library) {
+    private record Binder(Linker linker, SymbolLookup lookup, String library,
+                          Map<String, FunctionDescriptor> bindings) {
         MethodHandle of(String symbol, FunctionDescriptor descriptor) {
             MemorySegment address = lookup.find(symbol).orElseThrow(() -> new GpuUnavailableException(
                     "the CUDA driver " + library + " has no " + symbol + ": it is older than the GPU suite needs "
                             + "(CUDA 11.8 or newer)", null));
+            bindings.put(symbol, descriptor);
             return linker.downcallHandle(address, descriptor);
         }
     }
@@ -179,6 +186,11 @@ public final class CudaDriver {
                     + "driver installed, or not on the loader's path; " + LIBRARY_ENVIRONMENT + " names one)", null, e);
         }
         return new CudaDriver(library, lookup);
+    }
+
+    /** Each driver symbol this binding calls, with the signature it calls it with. */
+    Map<String, FunctionDescriptor> bindings() {
+        return Collections.unmodifiableMap(bindings);
     }
 
     /** The library this driver was loaded from. */
