@@ -255,15 +255,30 @@ class PtxAssemblyTest {
         return entries;
     }
 
-    /**
-     * Every ptxas found, each once: MEMBOUND_PTXAS, then those on the PATH, then the CUDA toolkits' under
-     * {@code /usr/local}; skips where there is none.
-     */
+    /** Every ptxas found, each once; skips where there is none. */
     static List<Path> ptxasesOrSkip() throws IOException {
+        String given = System.getenv("MEMBOUND_PTXAS");
+        assumeTrue(given == null || given.isBlank() || Files.isExecutable(Path.of(given)), "MEMBOUND_PTXAS=" + given
+                + " is not an executable file");
+        List<Path> found = ptxases();
+        assumeTrue(!found.isEmpty(), "no ptxas here (set MEMBOUND_PTXAS or put it on the PATH; .ci/run installs "
+                + "CUDA 11.8's from Debian's nvidia-cuda-toolkit)");
+        return found;
+    }
+
+    private static List<Path> ptxases;
+
+    /**
+     * MEMBOUND_PTXAS, then those on the PATH, then the CUDA toolkits' under {@code /usr/local}, one per ptxas build:
+     * looked for once, for every case.
+     */
+    private static synchronized List<Path> ptxases() throws IOException {
+        if (ptxases != null) {
+            return ptxases;
+        }
         List<Path> candidates = new ArrayList<>();
         String given = System.getenv("MEMBOUND_PTXAS");
         if (given != null && !given.isBlank()) {
-            assumeTrue(Files.isExecutable(Path.of(given)), "MEMBOUND_PTXAS=" + given + " is not an executable file");
             candidates.add(Path.of(given));
         }
         for (String directory : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
@@ -282,9 +297,8 @@ class PtxAssemblyTest {
                 byBuild.putIfAbsent(build(candidate.toRealPath()), candidate.toRealPath());
             }
         }
-        assumeTrue(!byBuild.isEmpty(), "no ptxas here (set MEMBOUND_PTXAS or put it on the PATH; .ci/run installs "
-                + "CUDA 11.8's from Debian's nvidia-cuda-toolkit)");
-        return List.copyOf(byBuild.values());
+        ptxases = List.copyOf(byBuild.values());
+        return ptxases;
     }
 
     /**

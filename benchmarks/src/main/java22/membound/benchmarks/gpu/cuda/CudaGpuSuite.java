@@ -2,6 +2,7 @@ package membound.benchmarks.gpu.cuda;
 
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static membound.benchmarks.gpu.GpuPlan.THREADS_PER_BLOCK;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -45,8 +46,6 @@ import membound.vocabulary.units.Units;
  * {@code scripts/gpu-check.sh}.
  */
 public final class CudaGpuSuite implements GpuSuite {
-
-    static final int THREADS_PER_BLOCK = GpuPlan.THREADS_PER_BLOCK;
 
     @Override
     public GpuRun measure(GpuPlan plan) {
