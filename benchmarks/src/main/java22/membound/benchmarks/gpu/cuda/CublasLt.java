@@ -13,6 +13,8 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -88,6 +90,36 @@ final class CublasLt implements AutoCloseable {
     private static final FunctionDescriptor SET_ATTRIBUTE = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT,
             ADDRESS, JAVA_LONG);
 
+    /**
+     * Every symbol the binding calls, with the FFM signature it calls it with (CublasLtHeaderTest holds these to a
+     * {@code cublasLt.h}). Device pointers (A, B, C, D and the workspace of {@code cublasLtMatmul}) go as the
+     * 64-bit integers the driver hands out, which both ABIs pass as they pass a {@code void*}.
+     */
+    static final Map<String, FunctionDescriptor> BINDINGS = bindings();
+
+    private static Map<String, FunctionDescriptor> bindings() {
+        Map<String, FunctionDescriptor> bindings = new LinkedHashMap<>();
+        bindings.put("cublasLtGetVersion", FunctionDescriptor.of(JAVA_LONG));
+        bindings.put("cublasLtCreate", INT_OF_ADDRESS);
+        bindings.put("cublasLtDestroy", INT_OF_ADDRESS);
+        bindings.put("cublasLtMatmulDescCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+        bindings.put("cublasLtMatmulDescSetAttribute", SET_ATTRIBUTE);
+        bindings.put("cublasLtMatmulDescDestroy", INT_OF_ADDRESS);
+        bindings.put("cublasLtMatrixLayoutCreate",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
+        bindings.put("cublasLtMatrixLayoutSetAttribute", SET_ATTRIBUTE);
+        bindings.put("cublasLtMatrixLayoutDestroy", INT_OF_ADDRESS);
+        bindings.put("cublasLtMatmulPreferenceCreate", INT_OF_ADDRESS);
+        bindings.put("cublasLtMatmulPreferenceSetAttribute", SET_ATTRIBUTE);
+        bindings.put("cublasLtMatmulPreferenceDestroy", INT_OF_ADDRESS);
+        bindings.put("cublasLtMatmulAlgoGetHeuristic", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS,
+                ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+        bindings.put("cublasLtMatmul", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS,
+                JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG,
+                ADDRESS));
+        return Collections.unmodifiableMap(bindings);
+    }
+
     private final String library;
     private final MethodHandle getVersion;
     private final MethodHandle create;
@@ -103,44 +135,44 @@ final class CublasLt implements AutoCloseable {
     private final MethodHandle preferenceDestroy;
     private final MethodHandle heuristic;
     private final MethodHandle matmul;
-    private final MemorySegment handle;
+    /** The handle {@link #open()} created; NULL before, and in a binding used for its descriptors alone. */
+    private MemorySegment handle = MemorySegment.NULL;
 
     private CublasLt(String library, SymbolLookup lookup) {
         this.library = library;
-        Linker linker = Linker.nativeLinker();
-        Binder bind = new Binder(linker, lookup, library);
-        getVersion = bind.of("cublasLtGetVersion", FunctionDescriptor.of(JAVA_LONG));
-        create = bind.of("cublasLtCreate", INT_OF_ADDRESS);
-        destroy = bind.of("cublasLtDestroy", INT_OF_ADDRESS);
-        descCreate = bind.of("cublasLtMatmulDescCreate", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
-        descSetAttribute = bind.of("cublasLtMatmulDescSetAttribute", SET_ATTRIBUTE);
-        descDestroy = bind.of("cublasLtMatmulDescDestroy", INT_OF_ADDRESS);
-        layoutCreate = bind.of("cublasLtMatrixLayoutCreate",
-                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG));
-        layoutSetAttribute = bind.of("cublasLtMatrixLayoutSetAttribute", SET_ATTRIBUTE);
-        layoutDestroy = bind.of("cublasLtMatrixLayoutDestroy", INT_OF_ADDRESS);
-        preferenceCreate = bind.of("cublasLtMatmulPreferenceCreate", INT_OF_ADDRESS);
-        preferenceSetAttribute = bind.of("cublasLtMatmulPreferenceSetAttribute", SET_ATTRIBUTE);
-        preferenceDestroy = bind.of("cublasLtMatmulPreferenceDestroy", INT_OF_ADDRESS);
-        heuristic = bind.of("cublasLtMatmulAlgoGetHeuristic", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS,
-                ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
-        matmul = bind.of("cublasLtMatmul", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG,
-                ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG, ADDRESS, JAVA_LONG, ADDRESS, ADDRESS, JAVA_LONG,
-                JAVA_LONG, ADDRESS));
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment out = arena.allocate(ADDRESS);
-            check(invoke(() -> (int) create.invokeExact(out)), "cublasLtCreate");
-            this.handle = out.get(ADDRESS, 0);
-        }
+        Binder bind = new Binder(Linker.nativeLinker(), lookup, library);
+        getVersion = bind.of("cublasLtGetVersion");
+        create = bind.of("cublasLtCreate");
+        destroy = bind.of("cublasLtDestroy");
+        descCreate = bind.of("cublasLtMatmulDescCreate");
+        descSetAttribute = bind.of("cublasLtMatmulDescSetAttribute");
+        descDestroy = bind.of("cublasLtMatmulDescDestroy");
+        layoutCreate = bind.of("cublasLtMatrixLayoutCreate");
+        layoutSetAttribute = bind.of("cublasLtMatrixLayoutSetAttribute");
+        layoutDestroy = bind.of("cublasLtMatrixLayoutDestroy");
+        preferenceCreate = bind.of("cublasLtMatmulPreferenceCreate");
+        preferenceSetAttribute = bind.of("cublasLtMatmulPreferenceSetAttribute");
+        preferenceDestroy = bind.of("cublasLtMatmulPreferenceDestroy");
+        heuristic = bind.of("cublasLtMatmulAlgoGetHeuristic");
+        matmul = bind.of("cublasLtMatmul");
     }
 
     /** Looks each symbol up once; a library without one is not a cuBLASLt the suite can use. */
     private record Binder(Linker linker, SymbolLookup lookup, String library) {
-        MethodHandle of(String symbol, FunctionDescriptor descriptor) {
+        MethodHandle of(String symbol) {
             MemorySegment address = lookup.find(symbol).orElseThrow(() -> new GpuUnavailableException(
                     "no cuBLASLt: " + library + " has no " + symbol + " (not a cuBLASLt library, or one older "
                             + "than CUDA 11)", null));
-            return linker.downcallHandle(address, descriptor);
+            return linker.downcallHandle(address, BINDINGS.get(symbol));
+        }
+    }
+
+    /** Creates the handle, on the current context. */
+    private void open() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(ADDRESS);
+            check(invoke(() -> (int) create.invokeExact(out)), "cublasLtCreate");
+            handle = out.get(ADDRESS, 0);
         }
     }
 
@@ -158,8 +190,18 @@ final class CublasLt implements AutoCloseable {
         return given == null || given.isBlank() ? load(LIBRARY_NAMES) : load(List.of(given));
     }
 
-    /** The first of {@code candidates} that loads. */
+    /** The first of {@code candidates} that loads, with a handle. */
     static CublasLt load(List<String> candidates) {
+        CublasLt lt = bind(candidates);
+        lt.open();
+        return lt;
+    }
+
+    /**
+     * The first of {@code candidates} that loads, bound but without a handle: its descriptors, layouts and
+     * preferences work (they need no device), its heuristic and matmul do not.
+     */
+    static CublasLt bind(List<String> candidates) {
         List<String> tried = new ArrayList<>();
         for (String library : candidates) {
             if (library.contains("/") && !Files.isRegularFile(Path.of(library))) {
@@ -240,8 +282,13 @@ final class CublasLt implements AutoCloseable {
         MemorySegment out = arena.allocate(ADDRESS);
         check(invoke(() -> (int) descCreate.invokeExact(out, computeType, CUDA_R_32F)), "cublasLtMatmulDescCreate");
         MemorySegment desc = out.get(ADDRESS, 0);
-        setDescInt(arena, desc, DESC_TRANSA, transA, "TRANSA");
-        setDescInt(arena, desc, DESC_TRANSB, transB, "TRANSB");
+        try {
+            setDescInt(arena, desc, DESC_TRANSA, transA, "TRANSA");
+            setDescInt(arena, desc, DESC_TRANSB, transB, "TRANSB");
+        } catch (CudaException e) {
+            destroyDesc(desc);
+            throw e;
+        }
         return desc;
     }
 
@@ -272,11 +319,16 @@ final class CublasLt implements AutoCloseable {
         MemorySegment layout = out.get(ADDRESS, 0);
         if (batch > 1) {
             MemorySegment count = arena.allocateFrom(JAVA_INT, batch);
-            check(invoke(() -> (int) layoutSetAttribute.invokeExact(layout, LAYOUT_BATCH_COUNT, count,
-                    (long) Integer.BYTES)), "cublasLtMatrixLayoutSetAttribute(BATCH_COUNT)");
             MemorySegment stride = arena.allocateFrom(JAVA_LONG, rows * columns);
-            check(invoke(() -> (int) layoutSetAttribute.invokeExact(layout, LAYOUT_STRIDED_BATCH_OFFSET, stride,
-                    (long) Long.BYTES)), "cublasLtMatrixLayoutSetAttribute(STRIDED_BATCH_OFFSET)");
+            try {
+                check(invoke(() -> (int) layoutSetAttribute.invokeExact(layout, LAYOUT_BATCH_COUNT, count,
+                        (long) Integer.BYTES)), "cublasLtMatrixLayoutSetAttribute(BATCH_COUNT)");
+                check(invoke(() -> (int) layoutSetAttribute.invokeExact(layout, LAYOUT_STRIDED_BATCH_OFFSET, stride,
+                        (long) Long.BYTES)), "cublasLtMatrixLayoutSetAttribute(STRIDED_BATCH_OFFSET)");
+            } catch (CudaException e) {
+                destroyLayout(layout);
+                throw e;
+            }
         }
         return layout;
     }
@@ -294,13 +346,8 @@ final class CublasLt implements AutoCloseable {
      */
     MemorySegment bestAlgorithm(Arena arena, MemorySegment desc, MemorySegment a, MemorySegment b, MemorySegment c,
                                 long workspaceBytes, String problem) {
-        MemorySegment out = arena.allocate(ADDRESS);
-        check(invoke(() -> (int) preferenceCreate.invokeExact(out)), "cublasLtMatmulPreferenceCreate");
-        MemorySegment preference = out.get(ADDRESS, 0);
+        MemorySegment preference = preference(arena, workspaceBytes);
         try {
-            MemorySegment limit = arena.allocateFrom(JAVA_LONG, workspaceBytes);
-            check(invoke(() -> (int) preferenceSetAttribute.invokeExact(preference, PREF_MAX_WORKSPACE_BYTES, limit,
-                    (long) Long.BYTES)), "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)");
             MemorySegment result = arena.allocate(HEURISTIC_RESULT_BYTES, 8);
             MemorySegment found = arena.allocate(JAVA_INT);
             check(invoke(() -> (int) heuristic.invokeExact(handle, desc, a, b, c, c, preference, 1, result, found)),
@@ -311,8 +358,28 @@ final class CublasLt implements AutoCloseable {
             }
             return result;
         } finally {
-            check(invoke(() -> (int) preferenceDestroy.invokeExact(preference)), "cublasLtMatmulPreferenceDestroy");
+            destroyPreference(preference);
         }
+    }
+
+    /** A preference that allows the heuristic at most {@code workspaceBytes} of workspace. */
+    MemorySegment preference(Arena arena, long workspaceBytes) {
+        MemorySegment out = arena.allocate(ADDRESS);
+        check(invoke(() -> (int) preferenceCreate.invokeExact(out)), "cublasLtMatmulPreferenceCreate");
+        MemorySegment preference = out.get(ADDRESS, 0);
+        MemorySegment limit = arena.allocateFrom(JAVA_LONG, workspaceBytes);
+        try {
+            check(invoke(() -> (int) preferenceSetAttribute.invokeExact(preference, PREF_MAX_WORKSPACE_BYTES, limit,
+                    (long) Long.BYTES)), "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)");
+        } catch (CudaException e) {
+            destroyPreference(preference);
+            throw e;
+        }
+        return preference;
+    }
+
+    void destroyPreference(MemorySegment preference) {
+        check(invoke(() -> (int) preferenceDestroy.invokeExact(preference)), "cublasLtMatmulPreferenceDestroy");
     }
 
     /** {@code D = alpha * op(A) op(B) + beta * C} with D = C, queued on the default stream. */
@@ -325,6 +392,9 @@ final class CublasLt implements AutoCloseable {
 
     @Override
     public void close() {
-        check(invoke(() -> (int) destroy.invokeExact(handle)), "cublasLtDestroy");
+        if (!handle.equals(MemorySegment.NULL)) {
+            check(invoke(() -> (int) destroy.invokeExact(handle)), "cublasLtDestroy");
+            handle = MemorySegment.NULL;
+        }
     }
 }

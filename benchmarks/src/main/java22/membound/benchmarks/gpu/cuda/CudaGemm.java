@@ -239,32 +239,20 @@ final class CudaGemm {
 
     private GpuGemmResult run(Arena arena, GpuGemmPlan plan, Format format, ProductShape shape, boolean square,
                               long a, long b, long d, long workspace, List<Long> allocations, String problem) {
-        // Column-major: cuBLASLt's A is our B (n x k as op gives it), its B is our A (k x m), D is n x m.
-        ProductShape.Layout layout = shape.layout();
-        boolean bTransposed = layout == ProductShape.Layout.NT;
-        boolean aTransposed = layout == ProductShape.Layout.TN;
-        MemorySegment desc = lt.matmulDesc(arena, format.computeType, bTransposed ? CublasLt.OP_T : CublasLt.OP_N,
-                aTransposed ? CublasLt.OP_T : CublasLt.OP_N);
-        List<MemorySegment> layouts = new ArrayList<>();
+        long aScale = 0;
+        long bScale = 0;
+        if (format == Format.FP4) {
+            bScale = allocate(allocations, scaleBytes(shape.batch(), shape.n(), shape.k()));
+            aScale = allocate(allocations, scaleBytes(shape.batch(), shape.m(), shape.k()));
+            cuda.set32(bScale, UE4M3_ONES, scaleBytes(shape.batch(), shape.n(), shape.k()) / Integer.BYTES);
+            cuda.set32(aScale, UE4M3_ONES, scaleBytes(shape.batch(), shape.m(), shape.k()) / Integer.BYTES);
+        }
+        Described described = describe(lt, arena, format, shape, aScale, bScale);
         try {
-            if (format == Format.FP4) {
-                long bScale = allocate(allocations, scaleBytes(shape.batch(), shape.n(), shape.k()));
-                long aScale = allocate(allocations, scaleBytes(shape.batch(), shape.m(), shape.k()));
-                cuda.set32(bScale, UE4M3_ONES, scaleBytes(shape.batch(), shape.n(), shape.k()) / Integer.BYTES);
-                cuda.set32(aScale, UE4M3_ONES, scaleBytes(shape.batch(), shape.m(), shape.k()) / Integer.BYTES);
-                lt.setDescInt(arena, desc, CublasLt.DESC_A_SCALE_MODE, CublasLt.SCALE_VEC16_UE4M3, "A_SCALE_MODE");
-                lt.setDescInt(arena, desc, CublasLt.DESC_B_SCALE_MODE, CublasLt.SCALE_VEC16_UE4M3, "B_SCALE_MODE");
-                lt.setDescPointer(arena, desc, CublasLt.DESC_A_SCALE_POINTER, bScale, "A_SCALE_POINTER");
-                lt.setDescPointer(arena, desc, CublasLt.DESC_B_SCALE_POINTER, aScale, "B_SCALE_POINTER");
-            }
-            MemorySegment first = lt.layout(arena, format.dataType, bTransposed ? shape.k() : shape.n(),
-                    bTransposed ? shape.n() : shape.k(), shape.batch());
-            layouts.add(first);
-            MemorySegment second = lt.layout(arena, format.dataType, aTransposed ? shape.m() : shape.k(),
-                    aTransposed ? shape.k() : shape.m(), shape.batch());
-            layouts.add(second);
-            MemorySegment out = lt.layout(arena, CublasLt.CUDA_R_32F, shape.n(), shape.m(), shape.batch());
-            layouts.add(out);
+            MemorySegment desc = described.desc();
+            MemorySegment first = described.first();
+            MemorySegment second = described.second();
+            MemorySegment out = described.out();
             MemorySegment algorithm = lt.bestAlgorithm(arena, desc, first, second, out, WORKSPACE_BYTES, problem);
             long workspaceBytes = algorithm.get(java.lang.foreign.ValueLayout.JAVA_LONG,
                     CublasLt.HEURISTIC_WORKSPACE_OFFSET);
@@ -285,10 +273,60 @@ final class CudaGemm {
             }
             return new GpuGemmResult(format.precision, shape, square, calls, workspaceBytes, PassTimes.ofNanos(nanos));
         } finally {
-            for (MemorySegment made : layouts) {
-                lt.destroyLayout(made);
+            described.destroy(lt);
+        }
+    }
+
+    /**
+     * A problem as cuBLASLt is asked it: the matmul descriptor and the layouts of its A, B and D.
+     *
+     * <p>cuBLASLt is column-major and ours is row-major, so it is asked for D<sup>T</sup> = op(B)<sup>T</sup>
+     * op(A)<sup>T</sup>: its A ({@link #first}) is our B, its B ({@link #second}) is our A, and its D is n × m
+     * column-major, which is our m × n row-major D. Each is laid out as it lies in memory, and the transposes turn
+     * them into what the product needs.
+     */
+    record Described(MemorySegment desc, MemorySegment first, MemorySegment second, MemorySegment out) {
+        void destroy(CublasLt lt) {
+            for (MemorySegment layout : new MemorySegment[] {first, second, out}) {
+                if (layout != null) {
+                    lt.destroyLayout(layout);
+                }
             }
             lt.destroyDesc(desc);
+        }
+    }
+
+    /**
+     * Describes {@code shape} in {@code format} to cuBLASLt; for FP4 with the block scales at the device pointers
+     * {@code aScale} (our A's) and {@code bScale}. Needs no device: only the binding's descriptors. What it made is
+     * destroyed again when a step fails.
+     */
+    static Described describe(CublasLt lt, Arena arena, Format format, ProductShape shape, long aScale,
+                              long bScale) {
+        ProductShape.Layout layout = shape.layout();
+        boolean bTransposed = layout == ProductShape.Layout.NT;
+        boolean aTransposed = layout == ProductShape.Layout.TN;
+        MemorySegment desc = lt.matmulDesc(arena, format.computeType, bTransposed ? CublasLt.OP_T : CublasLt.OP_N,
+                aTransposed ? CublasLt.OP_T : CublasLt.OP_N);
+        MemorySegment first = null;
+        MemorySegment second = null;
+        MemorySegment out = null;
+        try {
+            if (format == Format.FP4) {
+                lt.setDescInt(arena, desc, CublasLt.DESC_A_SCALE_MODE, CublasLt.SCALE_VEC16_UE4M3, "A_SCALE_MODE");
+                lt.setDescInt(arena, desc, CublasLt.DESC_B_SCALE_MODE, CublasLt.SCALE_VEC16_UE4M3, "B_SCALE_MODE");
+                lt.setDescPointer(arena, desc, CublasLt.DESC_A_SCALE_POINTER, bScale, "A_SCALE_POINTER");
+                lt.setDescPointer(arena, desc, CublasLt.DESC_B_SCALE_POINTER, aScale, "B_SCALE_POINTER");
+            }
+            first = lt.layout(arena, format.dataType, bTransposed ? shape.k() : shape.n(),
+                    bTransposed ? shape.n() : shape.k(), shape.batch());
+            second = lt.layout(arena, format.dataType, aTransposed ? shape.m() : shape.k(),
+                    aTransposed ? shape.k() : shape.m(), shape.batch());
+            out = lt.layout(arena, CublasLt.CUDA_R_32F, shape.n(), shape.m(), shape.batch());
+            return new Described(desc, first, second, out);
+        } catch (CudaException e) {
+            new Described(desc, first, second, out).destroy(lt);
+            throw e;
         }
     }
 

@@ -10,9 +10,9 @@ import org.junit.jupiter.api.Test;
 /**
  * cuBLASLt's enumerators as the GEMMs pass them, against {@code cublasLt.h} and {@code cublas_api.h} of CUDA 13.1
  * as JavaCPP's CUDA presets (org.bytedeco:cuda 13.1-9.19-1.5.13) carry them: compile-time constants that javac copies
- * in here, so nothing of that library is loaded. No machine here has cuBLASLt's headers or library; a wrong value
- * would make a GEMM fail or, worse, measure another one on a GPU. The data types are checked against
- * {@code library_types.h} itself (CudaAbiTest).
+ * in here, so nothing of that library is loaded. The headers CI has (CublasLtHeaderTest) are CUDA 11.8's, which
+ * lack NVFP4's scale modes; this is where those are checked. A wrong value would make a GEMM fail or, worse, measure
+ * another one on a GPU. The data types are checked against {@code library_types.h} itself (CudaAbiTest).
  */
 class CublasLtAbiTest {
 

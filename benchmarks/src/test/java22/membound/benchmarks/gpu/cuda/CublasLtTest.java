@@ -152,7 +152,7 @@ class CublasLtTest {
     }
 
     /** The element at {@code index} by the format's bit definition. */
-    private static double decode(MemorySegment host, CudaGemm.Format format, long index) {
+    static double decode(MemorySegment host, CudaGemm.Format format, long index) {
         return switch (format) {
             case FP32, TF32 -> host.getAtIndex(JAVA_FLOAT, index);
             case BF16 -> Float.intBitsToFloat(host.getAtIndex(JAVA_SHORT, index) << 16);

@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The headers are those under {@code MEMBOUND_CUDA_INCLUDE}, else {@code /usr/local/cuda/include}; the
  * signatures are read off the driver binding as loaded from the real library ({@code MEMBOUND_LIBCUDA}, Debian's
- * libcuda1 in CI). Each test skips, saying why, where one is absent. cuBLASLt's constants are not checked here: no
- * toolkit on these machines has {@code cublasLt.h}.
+ * libcuda1 in CI). Each test skips, saying why, where one is absent. cuBLASLt's binding is checked against its own
+ * headers in CublasLtHeaderTest.
  */
 class CudaAbiTest {
 
