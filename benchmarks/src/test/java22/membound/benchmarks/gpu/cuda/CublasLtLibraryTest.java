@@ -95,9 +95,9 @@ class CublasLtLibraryTest {
 
     @Test
     void withoutADeviceTheHandleIsRefusedInOneLineThatTheSuiteReportsAsGemmNotMeasured() {
-        CudaException e;
-        try (CublasLt opened = CublasLt.load(List.of(library))) {
-            e = null;
+        CudaException e = null;
+        try {
+            CublasLt.load(List.of(library)).close();
         } catch (CudaException thrown) {
             e = thrown;
         }
