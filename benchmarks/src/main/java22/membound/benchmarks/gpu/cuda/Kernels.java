@@ -46,19 +46,31 @@ final class Kernels {
 
     /** {@code (a, b, c, s, n, sum)}, the parameters every STREAM kernel takes. */
     MemorySegment streamParameters(Arena arena, long[] arrays, double scalar, long elements, long sum) {
-        return parameters(arena, arena.allocateFrom(JAVA_LONG, arrays[0]), arena.allocateFrom(JAVA_LONG, arrays[1]),
-                arena.allocateFrom(JAVA_LONG, arrays[2]), scalar(arena, scalar), arena.allocateFrom(JAVA_LONG, elements),
-                arena.allocateFrom(JAVA_LONG, sum));
+        return streamParameters(arena, type, arrays, scalar, elements, sum);
     }
 
     /** {@code (x, expected, n, count)}. */
     MemorySegment verifyParameters(Arena arena, long array, double expected, long elements, long count) {
-        return parameters(arena, arena.allocateFrom(JAVA_LONG, array), scalar(arena, expected),
+        return verifyParameters(arena, type, array, expected, elements, count);
+    }
+
+    /** The STREAM kernels' parameter block on {@code type}, as {@code cuLaunchKernel} takes it. */
+    static MemorySegment streamParameters(Arena arena, ElementType type, long[] arrays, double scalar, long elements,
+                                          long sum) {
+        return parameters(arena, arena.allocateFrom(JAVA_LONG, arrays[0]), arena.allocateFrom(JAVA_LONG, arrays[1]),
+                arena.allocateFrom(JAVA_LONG, arrays[2]), scalar(arena, type, scalar),
+                arena.allocateFrom(JAVA_LONG, elements), arena.allocateFrom(JAVA_LONG, sum));
+    }
+
+    /** The verify kernel's parameter block on {@code type}. */
+    static MemorySegment verifyParameters(Arena arena, ElementType type, long array, double expected, long elements,
+                                          long count) {
+        return parameters(arena, arena.allocateFrom(JAVA_LONG, array), scalar(arena, type, expected),
                 arena.allocateFrom(JAVA_LONG, elements), arena.allocateFrom(JAVA_LONG, count));
     }
 
     /** The scalar parameter: an f64 for the f64 kernels, an f32 for the f32 and bf16 ones (they compute in f32). */
-    private MemorySegment scalar(Arena arena, double value) {
+    private static MemorySegment scalar(Arena arena, ElementType type, double value) {
         return type == ElementType.DOUBLE ? arena.allocateFrom(JAVA_DOUBLE, value)
                 : arena.allocateFrom(JAVA_FLOAT, (float) value);
     }

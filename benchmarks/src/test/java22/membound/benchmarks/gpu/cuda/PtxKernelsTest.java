@@ -1,0 +1,266 @@
+package membound.benchmarks.gpu.cuda;
+
+import static membound.benchmarks.gpu.GpuPlan.THREADS_PER_BLOCK;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import membound.benchmarks.gpu.GpuPlan;
+import membound.benchmarks.stream.ElementType;
+import membound.benchmarks.stream.StreamKernel;
+import membound.benchmarks.stream.StreamValues;
+
+/**
+ * What the PTX kernels compute, run by {@link PtxInterpreter} the way the GPU suite runs them on a device: the arrays
+ * filled with STREAM's start values by the Fill kernel, then each kernel with the written array poisoned with NaN
+ * first, two launches back to back, the result counted by the verify kernel against STREAM's closed form and Dot's
+ * sum against its own. The parameter blocks are the suite's own ({@link Kernels#streamParameters}). Each is run on a
+ * grid short of the arrays (every thread loops) and one past them (threads with nothing to do), and every element is
+ * also read back here, so a verify kernel that counted nothing would not hide a wrong result.
+ *
+ * <p>ptxas (PtxAssemblyTest) shows the kernels assemble and fit; this shows what they do.
+ */
+class PtxKernelsTest {
+
+    /** Elements per array: a multiple of every type's vector (8 bf16, 4 f32, 2 f64). */
+    static final long ELEMENTS = 8 * 1000;
+    /** 3 blocks of 256 threads run short of every type's vectors; 40 run past them. */
+    static final int[] GRIDS = {3, 40};
+
+    @ParameterizedTest
+    @EnumSource(ElementType.class)
+    void everyKernelGivesStreamsClosedFormOnEveryGrid(ElementType type) {
+        for (int grid : GRIDS) {
+            Device device = new Device(type, grid);
+            StreamValues values = StreamValues.start(type);
+            for (char array : new char[] {'a', 'b', 'c'}) {
+                device.fill(array, values.of(array));
+            }
+            for (StreamKernel kernel : GpuPlan.DEVICE_KERNELS) {
+                char written = CudaGpuSuite.writtenArray(kernel);
+                String what = kernel.label() + " " + type + " on " + grid + " blocks";
+                if (written != 0) {
+                    device.fill(written, Double.NaN);
+                    double expected = values.after(kernel, 1).of(written);
+                    assertEquals(ELEMENTS, device.mismatches(written, expected), what + ": the poison is seen");
+                    device.launch(kernel, 2);
+                    assertEquals(0, device.mismatches(written, expected), what + ": the verify kernel's count");
+                    for (long i = 0; i < ELEMENTS; i++) {
+                        assertEquals(expected, device.element(written, i), what + ": " + written + "[" + i + "]");
+                    }
+                    device.fill(written, values.of(written));
+                } else {
+                    device.clearScratch();
+                    device.launch(kernel, 2);
+                    assertEquals(2 * values.reduction(kernel, ELEMENTS), device.scratchDouble(), what + ": the sum");
+                }
+            }
+        }
+    }
+
+    /**
+     * STREAM's closed form holds every element of an array at one value, so it cannot see an element stored in
+     * another's place (two bf16 swapped in their word, say). Here every element differs, and each lands where the
+     * kernel's formula says.
+     */
+    @ParameterizedTest
+    @EnumSource(ElementType.class)
+    void eachElementLandsWhereItBelongs(ElementType type) {
+        for (StreamKernel kernel : GpuPlan.DEVICE_KERNELS) {
+            Device device = new Device(type, 3);
+            for (long i = 0; i < ELEMENTS; i++) {
+                device.setElement('a', i, a(i));
+                device.setElement('b', i, b(i));
+                device.setElement('c', i, c(i));
+            }
+            device.clearScratch();
+            device.launch(kernel, 1);
+            double s = StreamValues.SCALAR;
+            double dot = 0;
+            for (long i = 0; i < ELEMENTS; i++) {
+                String at = kernel.label() + " " + type + " [" + i + "]";
+                switch (kernel) {
+                    case COPY -> assertEquals(a(i), device.element('c', i), at);
+                    case SCALE -> assertEquals(s * c(i), device.element('b', i), at);
+                    case ADD -> assertEquals(a(i) + b(i), device.element('c', i), at);
+                    case TRIAD -> assertEquals(b(i) + s * c(i), device.element('a', i), at);
+                    case FILL -> assertEquals(s, device.element('c', i), at);
+                    case DOT -> dot += a(i) * b(i);
+                    default -> throw new AssertionError(kernel + " is not a device kernel");
+                }
+            }
+            if (kernel == StreamKernel.DOT) {
+                assertEquals(dot, device.scratchDouble(), kernel.label() + " " + type);
+            }
+        }
+    }
+
+    /** Small integers, exact in bf16 and in every result above, different from their neighbours. */
+    private static double a(long i) {
+        return i % 7 + 1;
+    }
+
+    private static double b(long i) {
+        return i % 5 + 2;
+    }
+
+    private static double c(long i) {
+        return i % 3 - 1;
+    }
+
+    @ParameterizedTest
+    @EnumSource(ElementType.class)
+    void theVerifyKernelCountsEachWrongElement(ElementType type) {
+        Device device = new Device(type, 3);
+        device.fill('a', 30);
+        device.setElement('a', 0, 29);
+        device.setElement('a', ELEMENTS - 1, Double.NaN);
+        device.setElement('a', 777, -30);
+        assertEquals(3, device.mismatches('a', 30));
+    }
+
+    @Test
+    void theEmptyKernelRuns() {
+        PtxInterpreter gpu = new PtxInterpreter(Ptx.text("launch.ptx"), 256);
+        try (Arena arena = Arena.ofConfined()) {
+            gpu.launch("empty", 1, 1, arena.allocate(8));
+        }
+    }
+
+    @Test
+    void theInterpreterFaultsWhereAGpuWould() {
+        String ptx = """
+                .visible .entry out_of_bounds(.param .u64 x)
+                {
+                    .reg .b64 %rd<4>;
+                    .reg .f64 %d<2>;
+                    ld.param.u64 %rd1, [x];
+                    add.u64 %rd2, %rd1, 4096;
+                    ld.global.f64 %d1, [%rd2];
+                    ret;
+                }
+                .visible .entry misaligned(.param .u64 x)
+                {
+                    .reg .b64 %rd<4>;
+                    .reg .f64 %d<4>;
+                    ld.param.u64 %rd1, [x];
+                    add.u64 %rd2, %rd1, 8;
+                    ld.global.v2.f64 {%d1, %d2}, [%rd2];
+                    ret;
+                }
+                .visible .entry unwritten(.param .u64 x)
+                {
+                    .reg .b64 %rd<4>;
+                    add.u64 %rd2, %rd1, 8;
+                    ret;
+                }
+                """;
+        PtxInterpreter gpu = new PtxInterpreter(ptx, 8192);
+        long x = gpu.allocate(4096);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment parameters = arena.allocate(java.lang.foreign.ValueLayout.ADDRESS, 1);
+            parameters.setAtIndex(java.lang.foreign.ValueLayout.ADDRESS, 0,
+                    arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_LONG, x));
+            assertTrue(assertThrows(IllegalStateException.class, () -> gpu.launch("out_of_bounds", 1, 1, parameters))
+                    .getMessage().contains("outside the allocations"));
+            assertTrue(assertThrows(IllegalStateException.class, () -> gpu.launch("misaligned", 1, 1, parameters))
+                    .getMessage().contains("not aligned to 16 bytes"));
+            assertTrue(assertThrows(IllegalStateException.class, () -> gpu.launch("unwritten", 1, 1, parameters))
+                    .getMessage().contains("%rd1 is read before it is written"));
+        }
+    }
+
+    @Test
+    void bf16RoundsToNearestEven() {
+        assertEquals(0x3F80, PtxInterpreter.bf16(1.0f));
+        assertEquals(0x3F80, PtxInterpreter.bf16(Float.intBitsToFloat(0x3F808000)), "a tie goes to the even 0x3F80");
+        assertEquals(0x3F82, PtxInterpreter.bf16(Float.intBitsToFloat(0x3F818000)), "a tie goes to the even 0x3F82");
+        assertEquals(0x3F81, PtxInterpreter.bf16(Float.intBitsToFloat(0x3F808001)), "above the tie rounds up");
+    }
+
+    /** The interpreter with the suite's three arrays and scratch word, launched as the suite launches. */
+    private static final class Device {
+        final ElementType type;
+        final int grid;
+        final PtxInterpreter gpu;
+        final long[] arrays;
+        final long scratch;
+
+        Device(ElementType type, int grid) {
+            this.type = type;
+            this.grid = grid;
+            long bytes = ELEMENTS * type.bytes();
+            this.gpu = new PtxInterpreter(Ptx.text(Ptx.streamResource(type)), (int) (3 * bytes + 4096));
+            this.arrays = new long[] {gpu.allocate(bytes), gpu.allocate(bytes), gpu.allocate(bytes)};
+            this.scratch = gpu.allocate(8);
+        }
+
+        String entry(StreamKernel kernel) {
+            return kernel.name().toLowerCase(java.util.Locale.ROOT) + "_" + Ptx.suffix(type);
+        }
+
+        void launch(StreamKernel kernel, int launches) {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment parameters = Kernels.streamParameters(arena, type, arrays, StreamValues.SCALAR,
+                        ELEMENTS, scratch);
+                for (int i = 0; i < launches; i++) {
+                    gpu.launch(entry(kernel), grid, THREADS_PER_BLOCK, parameters);
+                }
+            }
+        }
+
+        void fill(char array, double value) {
+            try (Arena arena = Arena.ofConfined()) {
+                gpu.launch(entry(StreamKernel.FILL), grid, THREADS_PER_BLOCK, Kernels.streamParameters(arena, type,
+                        new long[] {0, 0, arrays[array - 'a']}, value, ELEMENTS, 0));
+            }
+        }
+
+        long mismatches(char array, double expected) {
+            ByteBuffer memory = gpu.memory();
+            memory.putInt(gpu.offset(scratch, 4, "scratch"), 0);
+            try (Arena arena = Arena.ofConfined()) {
+                gpu.launch("verify_" + Ptx.suffix(type), grid, THREADS_PER_BLOCK, Kernels.verifyParameters(arena,
+                        type, arrays[array - 'a'], expected, ELEMENTS, scratch));
+            }
+            return Integer.toUnsignedLong(memory.getInt(gpu.offset(scratch, 4, "scratch")));
+        }
+
+        void clearScratch() {
+            gpu.memory().putLong(gpu.offset(scratch, 8, "scratch"), 0);
+        }
+
+        double scratchDouble() {
+            return gpu.memory().getDouble(gpu.offset(scratch, 8, "scratch"));
+        }
+
+        double element(char array, long index) {
+            ByteBuffer memory = gpu.memory();
+            long address = arrays[array - 'a'] + index * type.bytes();
+            return switch (type) {
+                case DOUBLE -> memory.getDouble(gpu.offset(address, 8, "element"));
+                case FLOAT -> memory.getFloat(gpu.offset(address, 4, "element"));
+                case BF16 -> Float.intBitsToFloat((memory.getShort(gpu.offset(address, 2, "element")) & 0xFFFF) << 16);
+            };
+        }
+
+        void setElement(char array, long index, double value) {
+            ByteBuffer memory = gpu.memory();
+            long address = arrays[array - 'a'] + index * type.bytes();
+            switch (type) {
+                case DOUBLE -> memory.putDouble(gpu.offset(address, 8, "element"), value);
+                case FLOAT -> memory.putFloat(gpu.offset(address, 4, "element"), (float) value);
+                case BF16 -> memory.putShort(gpu.offset(address, 2, "element"),
+                        (short) PtxInterpreter.bf16((float) value));
+            }
+        }
+    }
+}
