@@ -28,7 +28,7 @@ final class Kernels {
 
     Kernels(CudaDriver cuda, MemorySegment module, ElementType type) {
         this.type = type;
-        this.verifyName = "verify_" + Ptx.suffix(type);
+        this.verifyName = verifyEntry(type);
         this.verify = cuda.function(module, verifyName);
         for (StreamKernel kernel : membound.benchmarks.gpu.GpuPlan.DEVICE_KERNELS) {
             functions.put(kernel, cuda.function(module, name(kernel)));
@@ -37,7 +37,17 @@ final class Kernels {
 
     /** The PTX entry of {@code kernel}: {@code triad_f64}. */
     String name(StreamKernel kernel) {
+        return entry(kernel, type);
+    }
+
+    /** The PTX entry of {@code kernel} on {@code type}: {@code triad_f64}. */
+    static String entry(StreamKernel kernel, ElementType type) {
         return kernel.name().toLowerCase(Locale.ROOT) + "_" + Ptx.suffix(type);
+    }
+
+    /** The verify kernel's entry on {@code type}: {@code verify_f64}. */
+    static String verifyEntry(ElementType type) {
+        return "verify_" + Ptx.suffix(type);
     }
 
     MemorySegment function(StreamKernel kernel) {

@@ -203,23 +203,19 @@ class PtxKernelsTest {
             this.scratch = gpu.allocate(8);
         }
 
-        String entry(StreamKernel kernel) {
-            return kernel.name().toLowerCase(java.util.Locale.ROOT) + "_" + Ptx.suffix(type);
-        }
-
         void launch(StreamKernel kernel, int launches) {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment parameters = Kernels.streamParameters(arena, type, arrays, StreamValues.SCALAR,
                         ELEMENTS, scratch);
                 for (int i = 0; i < launches; i++) {
-                    gpu.launch(entry(kernel), grid, THREADS_PER_BLOCK, parameters);
+                    gpu.launch(Kernels.entry(kernel, type), grid, THREADS_PER_BLOCK, parameters);
                 }
             }
         }
 
         void fill(char array, double value) {
             try (Arena arena = Arena.ofConfined()) {
-                gpu.launch(entry(StreamKernel.FILL), grid, THREADS_PER_BLOCK, Kernels.streamParameters(arena, type,
+                gpu.launch(Kernels.entry(StreamKernel.FILL, type), grid, THREADS_PER_BLOCK, Kernels.streamParameters(arena, type,
                         new long[] {0, 0, arrays[array - 'a']}, value, ELEMENTS, 0));
             }
         }
@@ -228,7 +224,7 @@ class PtxKernelsTest {
             ByteBuffer memory = gpu.memory();
             memory.putInt(gpu.offset(scratch, 4, "scratch"), 0);
             try (Arena arena = Arena.ofConfined()) {
-                gpu.launch("verify_" + Ptx.suffix(type), grid, THREADS_PER_BLOCK, Kernels.verifyParameters(arena,
+                gpu.launch(Kernels.verifyEntry(type), grid, THREADS_PER_BLOCK, Kernels.verifyParameters(arena,
                         type, arrays[array - 'a'], expected, ELEMENTS, scratch));
             }
             return Integer.toUnsignedLong(memory.getInt(gpu.offset(scratch, 4, "scratch")));
