@@ -33,7 +33,7 @@ import membound.benchmarks.gpu.GpuUnavailableException;
  * finds it, or at the path in the system property {@value #LIBRARY_PROPERTY} or the environment variable
  * {@value #LIBRARY_ENVIRONMENT}.
  */
-public final class CudaDriver {
+public final class CudaDriver implements CudaCalls {
 
     public static final String LIBRARY_PROPERTY = "membound.libcuda";
     public static final String LIBRARY_ENVIRONMENT = "MEMBOUND_LIBCUDA";

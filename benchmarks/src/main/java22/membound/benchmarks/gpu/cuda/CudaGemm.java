@@ -144,14 +144,14 @@ final class CudaGemm {
     static final int SEED_A = 3;
     static final int SEED_B = 5;
 
-    private final CudaDriver cuda;
+    private final CudaCalls cuda;
     private final CublasLt lt;
     private final String computeCapability;
     private final MemorySegment start;
     private final MemorySegment end;
     private final List<String> notMeasured = new ArrayList<>();
 
-    CudaGemm(CudaDriver cuda, CublasLt lt, String computeCapability, MemorySegment start, MemorySegment end) {
+    CudaGemm(CudaCalls cuda, CublasLt lt, String computeCapability, MemorySegment start, MemorySegment end) {
         this.cuda = cuda;
         this.lt = lt;
         this.computeCapability = computeCapability;

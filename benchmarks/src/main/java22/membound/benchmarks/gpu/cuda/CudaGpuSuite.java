@@ -49,7 +49,11 @@ public final class CudaGpuSuite implements GpuSuite {
 
     @Override
     public GpuRun measure(GpuPlan plan) {
-        CudaDriver cuda = CudaDriver.load();
+        return measure(plan, CudaDriver.load());
+    }
+
+    /** The suite on {@code cuda}'s first device. */
+    static GpuRun measure(GpuPlan plan, CudaCalls cuda) {
         cuda.init();
         if (cuda.deviceCount() == 0) {
             throw new GpuUnavailableException("the CUDA driver sees no device (cuDeviceGetCount returned 0)", null);
@@ -64,7 +68,7 @@ public final class CudaGpuSuite implements GpuSuite {
         }
     }
 
-    static GpuProperties properties(CudaDriver cuda, int device) {
+    static GpuProperties properties(CudaCalls cuda, int device) {
         return new GpuProperties(cuda.deviceName(device),
                 cuda.attribute(device, CudaDriver.COMPUTE_CAPABILITY_MAJOR) + "."
                         + cuda.attribute(device, CudaDriver.COMPUTE_CAPABILITY_MINOR),
@@ -85,7 +89,7 @@ public final class CudaGpuSuite implements GpuSuite {
 
     /** The loaded kernels, events and scratch words of one run, released when it ends. */
     private static final class Session implements AutoCloseable {
-        private final CudaDriver cuda;
+        private final CudaCalls cuda;
         private final GpuProperties device;
         private final Arena arena = Arena.ofConfined();
         private final List<MemorySegment> modules = new ArrayList<>();
@@ -97,7 +101,7 @@ public final class CudaGpuSuite implements GpuSuite {
         private final MemorySegment launchEmpty;
         private final java.util.Map<ElementType, Kernels> kernels = new java.util.EnumMap<>(ElementType.class);
 
-        Session(CudaDriver cuda, GpuProperties device) {
+        Session(CudaCalls cuda, GpuProperties device) {
             this.cuda = cuda;
             this.device = device;
             this.start = cuda.createEvent();

@@ -26,7 +26,7 @@ final class Kernels {
     final String verifyName;
     private final Map<StreamKernel, MemorySegment> functions = new EnumMap<>(StreamKernel.class);
 
-    Kernels(CudaDriver cuda, MemorySegment module, ElementType type) {
+    Kernels(CudaCalls cuda, MemorySegment module, ElementType type) {
         this.type = type;
         this.verifyName = verifyEntry(type);
         this.verify = cuda.function(module, verifyName);

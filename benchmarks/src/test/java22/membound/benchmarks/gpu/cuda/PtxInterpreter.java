@@ -1,5 +1,11 @@
 package membound.benchmarks.gpu.cuda;
 
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
@@ -10,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -19,76 +26,65 @@ import java.util.regex.Pattern;
  * {@code bar.sync}, predicated branches), with PTX's semantics as the ISA manual defines them. Every thread of a
  * block runs to the next barrier before any passes it, blocks run one after another (the kernels share nothing
  * between blocks but atomics), and whatever a GPU would fault on fails here, naming the kernel and the line: a global
- * access outside the allocations or not aligned to its width, a register read before it is written, a thread that
- * exits while others wait at a barrier, an instruction this reader does not know.
+ * access outside the device allocations (or, on a device without access to pageable host memory, anywhere else) or
+ * not aligned to its width, a register read before it is written, a thread that exits while others wait at a
+ * barrier, an instruction this reader does not know.
  *
- * <p>It is not a GPU and measures nothing: it shows that the kernels compute what STREAM's closed form says, over a
- * grid-stride loop that both runs short of and past the arrays, before a GPU is lent to run them.
+ * <p>Device memory is native memory, so a kernel can also be given memory the host allocated, as on a device that
+ * reaches pageable memory. Fresh allocations read as NaN bytes, as uncleared memory would read as anything.
+ *
+ * <p>It is not a GPU and measures nothing: it shows what the kernels compute, before a GPU is lent to run them.
  */
-final class PtxInterpreter {
+final class PtxInterpreter implements AutoCloseable {
 
-    /** Where device allocations start: any nonzero, 256-aligned address. */
-    static final long BASE = 0x7f00_0000_0000L;
-    private static final int STEP_LIMIT = 50_000_000;
+    private static final int STEP_LIMIT = 100_000_000;
 
-    record Instruction(String guard, boolean negated, String opcode, List<String> operands, int line) {
+    // ---- the program
+
+    /** An operand, read once from the text: a register (by index), a special register, an immediate or a name. */
+    private record Operand(int kind, int register, long value, String text, List<Operand> vector) {
+        static final int REGISTER = 0;
+        static final int TID = 1;
+        static final int NTID = 2;
+        static final int CTAID = 3;
+        static final int NCTAID = 4;
+        static final int IMMEDIATE = 5;
+        static final int SHARED = 6;
+        static final int ADDRESS = 7;
+        static final int VECTOR = 8;
+        static final int NAME = 9;
+    }
+
+    /** One instruction, read once: {@code width} is a load's or store's element width, {@code shared} its space. */
+    record Instruction(int guard, boolean negated, String opcode, Op op, int width, boolean shared,
+                       List<Operand> operands, String text, int line) {
+    }
+
+    /** The instructions this interpreter knows, by their PTX names with the dots as underscores. */
+    private enum Op {
+        RET, BAR_SYNC, BRA, LD_PARAM_U64, LD_PARAM_F64, LD_PARAM_F32, CVTA_TO_GLOBAL_U64, MOV_U64, MOV_F64, MOV_U32, MOV_B32, MOV_F32, ADD_U64, ADD_U32, MUL_WIDE_U32, SHL_B64, SHR_U64, SHL_B32, SHR_U32, AND_B32, CVT_U64_U32, CVT_U32_U16, SELP_U32, SETP_LT_U64, SETP_GE_U64, SETP_GE_U32, SETP_NE_U32, SETP_EQ_U32, SETP_NEU_F32, SETP_NEU_F64, ADD_RN_F32, MUL_RN_F32, FMA_RN_F32, ADD_RN_F64, MUL_RN_F64, FMA_RN_F64, CVT_F64_F32, CVT_RN_BF16X2_F32, LD_GLOBAL_F32, LD_GLOBAL_F64, LD_GLOBAL_B16, LD_GLOBAL_V4_F32, LD_GLOBAL_V4_B32, LD_GLOBAL_V2_F64, LD_SHARED_F64, ST_GLOBAL_V4_F32, ST_GLOBAL_V4_B32, ST_GLOBAL_V2_F64, ST_SHARED_F64, RED_GLOBAL_ADD_F64, RED_GLOBAL_ADD_U32, UNKNOWN;
+
+        static Op of(String opcode) {
+            try {
+                return valueOf(opcode.replace('.', '_').toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                return UNKNOWN;
+            }
+        }
     }
 
     /** An entry: its parameters' names and types ({@code u64}, {@code f32}, ...), code, labels and shared variables. */
     record Entry(String name, List<String> parameters, List<String> types, List<Instruction> code,
-                 Map<String, Integer> labels, Map<String, Integer> shared, int sharedBytes) {
+                 Map<String, Integer> labels, int registers, int sharedBytes) {
     }
-
-    private final Map<String, Entry> entries;
-    private final ByteBuffer global;
-    private long allocated;
-
-    PtxInterpreter(String ptx, int globalBytes) {
-        this.entries = parse(ptx);
-        this.global = ByteBuffer.allocate(globalBytes).order(ByteOrder.LITTLE_ENDIAN);
-        // cuMemAlloc's memory is not cleared: here it reads as NaN until written.
-        Arrays.fill(global.array(), (byte) 0xFF);
-    }
-
-    Map<String, Entry> entries() {
-        return entries;
-    }
-
-    // ---- device memory
-
-    /** A device allocation of {@code bytes}, 256-byte aligned as cuMemAlloc's are. */
-    long allocate(long bytes) {
-        long pointer = BASE + allocated;
-        allocated += (bytes + 255) / 256 * 256;
-        if (allocated > global.capacity()) {
-            throw new IllegalStateException("the interpreter's device memory is full");
-        }
-        return pointer;
-    }
-
-    ByteBuffer memory() {
-        return global;
-    }
-
-    int offset(long address, int width, String what) {
-        long offset = address - BASE;
-        if (offset < 0 || offset + width > allocated) {
-            throw new IllegalStateException(what + ": address 0x" + Long.toHexString(address) + " is outside the "
-                    + "allocations (a GPU would fault: CUDA_ERROR_ILLEGAL_ADDRESS)");
-        }
-        if (address % width != 0) {
-            throw new IllegalStateException(what + ": address 0x" + Long.toHexString(address) + " is not aligned to "
-                    + width + " bytes (a GPU would fault: CUDA_ERROR_MISALIGNED_ADDRESS)");
-        }
-        return (int) offset;
-    }
-
-    // ---- reading PTX
 
     private static final Pattern ENTRY = Pattern.compile("\\.entry\\s+(\\w+)\\s*\\(([^)]*)\\)");
     private static final Pattern SHARED = Pattern.compile(
             "\\.shared\\s+(?:\\.align\\s+(\\d+)\\s+)?\\.(\\w+)\\s+(\\w+)\\[(\\d+)\\]\\s*;");
+    private static final Pattern LABEL = Pattern.compile("^(\\w+):\\s*(.*)$");
+    private static final Pattern PARAMETER = Pattern.compile("\\.param\\s+\\.(\\w+)\\s+(\\w+)");
 
+    /** The entries of a PTX module. */
     static Map<String, Entry> parse(String ptx) {
         Map<String, Entry> entries = new LinkedHashMap<>();
         String[] lines = ptx.split("\n", -1);
@@ -99,26 +95,25 @@ final class PtxInterpreter {
             }
             List<String> parameters = new ArrayList<>();
             List<String> types = new ArrayList<>();
-            for (String parameter : header.group(2).split(",")) {
-                Matcher declared = Pattern.compile("\\.param\\s+\\.(\\w+)\\s+(\\w+)").matcher(parameter);
-                if (declared.find()) {
-                    types.add(declared.group(1));
-                    parameters.add(declared.group(2));
-                }
+            Matcher declared = PARAMETER.matcher(header.group(2));
+            while (declared.find()) {
+                types.add(declared.group(1));
+                parameters.add(declared.group(2));
             }
-            List<Instruction> code = new ArrayList<>();
             Map<String, Integer> labels = new HashMap<>();
             Map<String, Integer> shared = new HashMap<>();
+            Map<String, Integer> registers = new HashMap<>();
+            List<String[]> texts = new ArrayList<>();
             int sharedBytes = 0;
             int j = i + 1;
             for (; j < lines.length && !lines[j].startsWith("}"); j++) {
                 String line = lines[j].replaceFirst("//.*", "").strip();
-                Matcher label = Pattern.compile("^(\\w+):\\s*(.*)$").matcher(line);
+                Matcher label = LABEL.matcher(line);
                 if (label.find()) {
-                    labels.put(label.group(1), code.size());
+                    labels.put(label.group(1), texts.size());
                     line = label.group(2);
                 }
-                if (line.isEmpty() || line.equals("{")) {
+                if (line.isEmpty() || line.equals("{") || line.startsWith(".reg")) {
                     continue;
                 }
                 Matcher variable = SHARED.matcher(line);
@@ -129,34 +124,37 @@ final class PtxInterpreter {
                     sharedBytes += width(variable.group(2)) * Integer.parseInt(variable.group(4));
                     continue;
                 }
-                if (line.startsWith(".reg")) {
-                    continue;
-                }
                 if (!line.endsWith(";")) {
                     throw new IllegalStateException("line " + (j + 1) + ": not one instruction: " + line);
                 }
-                code.add(instruction(line.substring(0, line.length() - 1).strip(), j + 1));
+                texts.add(new String[] {line.substring(0, line.length() - 1).strip(), String.valueOf(j + 1)});
             }
-            entries.put(header.group(1), new Entry(header.group(1), parameters, types, code, labels, shared,
+            List<Instruction> code = new ArrayList<>();
+            for (String[] text : texts) {
+                code.add(instruction(text[0], Integer.parseInt(text[1]), registers, shared));
+            }
+            entries.put(header.group(1), new Entry(header.group(1), parameters, types, code, labels, registers.size(),
                     sharedBytes));
             i = j;
         }
         return entries;
     }
 
-    private static Instruction instruction(String text, int line) {
-        String guard = null;
+    private static Instruction instruction(String text, int line, Map<String, Integer> registers,
+                                           Map<String, Integer> shared) {
+        String whole = text;
+        int guard = -1;
         boolean negated = false;
         if (text.startsWith("@")) {
             int space = text.indexOf(' ');
-            guard = text.substring(1, space);
-            negated = guard.startsWith("!");
-            guard = negated ? guard.substring(1) : guard;
+            String predicate = text.substring(1, space);
+            negated = predicate.startsWith("!");
+            guard = registers.computeIfAbsent(negated ? predicate.substring(1) : predicate, r -> registers.size());
             text = text.substring(space + 1).strip();
         }
         int space = text.indexOf(' ');
         String opcode = space < 0 ? text : text.substring(0, space);
-        List<String> operands = new ArrayList<>();
+        List<Operand> operands = new ArrayList<>();
         if (space >= 0) {
             int depth = 0;
             StringBuilder current = new StringBuilder();
@@ -167,15 +165,66 @@ final class PtxInterpreter {
                     depth--;
                 }
                 if (ch == ',' && depth == 0) {
-                    operands.add(current.toString().strip());
+                    operands.add(operand(current.toString().strip(), registers, shared));
                     current.setLength(0);
                 } else {
                     current.append(ch);
                 }
             }
-            operands.add(current.toString().strip());
+            operands.add(operand(current.toString().strip(), registers, shared));
         }
-        return new Instruction(guard, negated, opcode, operands, line);
+        boolean memory = opcode.startsWith("ld.") && !opcode.startsWith("ld.param") || opcode.startsWith("st.");
+        return new Instruction(guard, negated, opcode, Op.of(opcode),
+                memory ? width(opcode.substring(opcode.lastIndexOf('.') + 1)) : 0,
+                opcode.startsWith("ld.shared") || opcode.startsWith("st.shared"), operands, whole, line);
+    }
+
+    private static Operand operand(String text, Map<String, Integer> registers, Map<String, Integer> shared) {
+        if (text.startsWith("[")) {
+            return new Operand(Operand.ADDRESS, 0, 0, text,
+                    List.of(operand(text.substring(1, text.length() - 1).strip(), registers, shared)));
+        }
+        if (text.startsWith("{")) {
+            List<Operand> vector = new ArrayList<>();
+            for (String element : text.substring(1, text.length() - 1).split(",")) {
+                vector.add(operand(element.strip(), registers, shared));
+            }
+            return new Operand(Operand.VECTOR, 0, 0, text, vector);
+        }
+        switch (text) {
+            case "%tid.x" -> {
+                return new Operand(Operand.TID, 0, 0, text, null);
+            }
+            case "%ntid.x" -> {
+                return new Operand(Operand.NTID, 0, 0, text, null);
+            }
+            case "%ctaid.x" -> {
+                return new Operand(Operand.CTAID, 0, 0, text, null);
+            }
+            case "%nctaid.x" -> {
+                return new Operand(Operand.NCTAID, 0, 0, text, null);
+            }
+            default -> {
+            }
+        }
+        if (text.startsWith("%")) {
+            return new Operand(Operand.REGISTER, registers.computeIfAbsent(text, r -> registers.size()), 0, text, null);
+        }
+        if (shared.containsKey(text)) {
+            return new Operand(Operand.SHARED, 0, shared.get(text), text, null);
+        }
+        Long immediate = null;
+        if (text.startsWith("0f")) {
+            immediate = Long.parseLong(text.substring(2), 16);
+        } else if (text.startsWith("0d")) {
+            immediate = Long.parseUnsignedLong(text.substring(2), 16);
+        } else if (text.startsWith("0x")) {
+            immediate = Long.parseLong(text.substring(2), 16);
+        } else if (text.matches("-?\\d+")) {
+            immediate = Long.parseLong(text);
+        }
+        return immediate != null ? new Operand(Operand.IMMEDIATE, 0, immediate, text, null)
+                : new Operand(Operand.NAME, 0, 0, text, null);
     }
 
     private static int width(String type) {
@@ -187,62 +236,144 @@ final class PtxInterpreter {
         };
     }
 
-    // ---- running
+    // ---- device memory
 
-    /** One thread's state. */
-    private static final class Thread {
-        final int tid;
-        final Map<String, Long> registers = new HashMap<>();
-        int pc;
-        boolean done;
-        boolean atBarrier;
+    /** All of memory, addressed by absolute address: every access is checked against the allocations first. */
+    private static final MemorySegment ALL = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+    private final Arena arena = Arena.ofShared();
+    private final TreeMap<Long, Long> allocations = new TreeMap<>();
+    /** The allocation the last access fell in, [low, high): most accesses fall in the one before them. */
+    private long low;
+    private long high;
+    private final long capacity;
+    private final boolean pageableHostMemory;
+    private long allocated;
 
-        Thread(int tid) {
-            this.tid = tid;
-        }
+    /**
+     * @param capacity           the device memory's size
+     * @param pageableHostMemory whether kernels may touch memory that is not a device allocation (host memory the
+     *                           device reaches, as GB10 and GH200 do); without it such an access faults
+     */
+    PtxInterpreter(long capacity, boolean pageableHostMemory) {
+        this.capacity = capacity;
+        this.pageableHostMemory = pageableHostMemory;
     }
 
-    /** The block being run: its index, size and shared memory. */
-    private record Block(int ctaid, int ntid, int nctaid, ByteBuffer shared) {
+    /** A device allocation of {@code bytes}, 256-byte aligned as cuMemAlloc's are, reading as NaN bytes. */
+    synchronized long allocate(long bytes) {
+        if (allocated + bytes > capacity) {
+            throw new IllegalStateException("the interpreter's " + capacity + " bytes of device memory are full");
+        }
+        MemorySegment memory = arena.allocate(Math.max(1, bytes), 256);
+        memory.fill((byte) 0xFF);
+        allocations.put(memory.address(), bytes);
+        allocated += bytes;
+        return memory.address();
+    }
+
+    synchronized void free(long pointer) {
+        low = 0;
+        high = 0;
+        Long bytes = allocations.remove(pointer);
+        if (bytes == null) {
+            throw new IllegalStateException("free of 0x" + Long.toHexString(pointer) + ", which is not an allocation");
+        }
+        allocated -= bytes;
+    }
+
+    long free() {
+        return capacity - allocated;
     }
 
     /**
-     * Launches {@code name} on {@code grid} blocks of {@code threads} with a parameter block as {@code cuLaunchKernel}
-     * takes it ({@code void*[]}, one pointer per parameter to its value), each value read as wide as the entry
-     * declares it.
+     * {@code width} bytes of memory at {@code address} as a kernel or copy reaches it.
+     *
+     * @throws IllegalStateException where a GPU would fault
      */
-    void launch(String name, int grid, int threads, MemorySegment parameterBlock) {
-        Entry entry = entries.get(name);
-        if (entry == null) {
-            throw new IllegalStateException("no entry " + name + ": " + entries.keySet());
+    MemorySegment at(long address, long width, String what) {
+        check(address, width, what);
+        return MemorySegment.ofAddress(address).reinterpret(width);
+    }
+
+    /** Fails where a GPU would fault: outside the allocations (unless host memory is reachable). */
+    private void check(long address, long width, String what) {
+        if (address >= low && address + width <= high) {
+            return;
         }
+        synchronized (this) {
+            Map.Entry<Long, Long> allocation = allocations.floorEntry(address);
+            if (allocation != null && address + width <= allocation.getKey() + allocation.getValue()) {
+                low = allocation.getKey();
+                high = allocation.getKey() + allocation.getValue();
+                return;
+            }
+        }
+        if (!pageableHostMemory) {
+            throw new IllegalStateException(what + ": address 0x" + Long.toHexString(address) + " (" + width
+                    + " bytes) is outside the allocations (a GPU would fault: CUDA_ERROR_ILLEGAL_ADDRESS)");
+        }
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+
+    // ---- running
+
+    private static final class Thread {
+        final int tid;
+        final long[] registers;
+        final boolean[] written;
+        int pc;
+        boolean done;
+
+        Thread(int tid, int registers) {
+            this.tid = tid;
+            this.registers = new long[registers];
+            this.written = new boolean[registers];
+        }
+    }
+
+    private record Block(int ctaid, int ntid, int nctaid, ByteBuffer shared) {
+    }
+
+    private enum Flow { NEXT, BARRIER, EXIT }
+
+    /**
+     * Launches {@code entry} on {@code grid} blocks of {@code threads} with a parameter block as
+     * {@code cuLaunchKernel} takes it ({@code void*[]}, one pointer per parameter to its value), each value read as
+     * wide as the entry declares it.
+     */
+    void launch(Entry entry, int grid, int threads, MemorySegment parameterBlock) {
         Map<String, Long> values = new HashMap<>();
+        MemorySegment pointers = parameterBlock.reinterpret(8L * entry.parameters().size());
         for (int i = 0; i < entry.parameters().size(); i++) {
-            MemorySegment value = parameterBlock.getAtIndex(ValueLayout.ADDRESS, i).reinterpret(8);
-            values.put(entry.parameters().get(i), width(entry.types().get(i)) == 8 ? value.get(ValueLayout.JAVA_LONG, 0)
-                    : value.get(ValueLayout.JAVA_INT, 0) & 0xFFFF_FFFFL);
+            MemorySegment value = pointers.getAtIndex(ValueLayout.ADDRESS, i).reinterpret(8);
+            values.put(entry.parameters().get(i), width(entry.types().get(i)) == 8 ? value.get(JAVA_LONG, 0)
+                    : value.get(JAVA_INT, 0) & 0xFFFF_FFFFL);
         }
         for (int ctaid = 0; ctaid < grid; ctaid++) {
             Block block = new Block(ctaid, threads, grid,
                     ByteBuffer.allocate(Math.max(8, entry.sharedBytes())).order(ByteOrder.LITTLE_ENDIAN));
             Arrays.fill(block.shared().array(), (byte) 0xFF);
-            List<Thread> team = new ArrayList<>();
+            Thread[] team = new Thread[threads];
             for (int tid = 0; tid < threads; tid++) {
-                team.add(new Thread(tid));
+                team[tid] = new Thread(tid, entry.registers());
             }
             while (true) {
+                int exited = 0;
                 for (Thread thread : team) {
                     if (!thread.done) {
-                        thread.atBarrier = false;
                         run(entry, block, thread, values);
                     }
+                    exited += thread.done ? 1 : 0;
                 }
-                long exited = team.stream().filter(t -> t.done).count();
                 if (exited == threads) {
                     break;
                 }
                 if (exited > 0) {
-                    throw new IllegalStateException(name + ": " + exited + " threads of block " + ctaid
+                    throw new IllegalStateException(entry.name() + ": " + exited + " threads of block " + ctaid
                             + " exited while the others wait at a barrier");
                 }
             }
@@ -251,57 +382,52 @@ final class PtxInterpreter {
 
     private void run(Entry entry, Block block, Thread thread, Map<String, Long> parameters) {
         int steps = 0;
+        List<Instruction> code = entry.code();
         while (true) {
-            if (thread.pc >= entry.code().size()) {
+            if (thread.pc >= code.size()) {
                 throw new IllegalStateException(entry.name() + ": ran off the end without ret");
             }
             if (++steps > STEP_LIMIT) {
                 throw new IllegalStateException(entry.name() + ": thread " + thread.tid + " of block " + block.ctaid()
                         + " does not end");
             }
-            Instruction instruction = entry.code().get(thread.pc++);
-            if (instruction.guard() != null
-                    && (read(entry, block, thread, instruction, instruction.guard()) != 0) == instruction.negated()) {
-                continue;
-            }
+            Instruction instruction = code.get(thread.pc++);
             try {
-                switch (execute(entry, block, thread, instruction, parameters)) {
-                    case BARRIER -> {
-                        thread.atBarrier = true;
-                        return;
-                    }
-                    case EXIT -> {
-                        thread.done = true;
-                        return;
-                    }
-                    case NEXT -> {
-                    }
+                if (instruction.guard() >= 0
+                        && (register(thread, instruction.guard(), "%p") != 0) == instruction.negated()) {
+                    continue;
+                }
+                Flow flow = execute(entry, block, thread, instruction, parameters);
+                if (flow == Flow.BARRIER) {
+                    return;
+                }
+                if (flow == Flow.EXIT) {
+                    thread.done = true;
+                    return;
                 }
             } catch (IllegalStateException e) {
                 throw new IllegalStateException(entry.name() + " line " + instruction.line() + " ("
-                        + instruction.opcode() + " " + String.join(", ", instruction.operands()) + "), thread "
-                        + thread.tid + " of block " + block.ctaid() + ": " + e.getMessage(), e);
+                        + instruction.text() + "), thread " + thread.tid + " of block " + block.ctaid() + ": "
+                        + e.getMessage(), e);
             }
         }
     }
 
-    private enum Flow { NEXT, BARRIER, EXIT }
-
     private Flow execute(Entry entry, Block block, Thread thread, Instruction instruction,
                          Map<String, Long> parameters) {
-        List<String> o = instruction.operands();
+        List<Operand> o = instruction.operands();
         String op = instruction.opcode();
-        switch (op) {
-            case "ret" -> {
+        switch (instruction.op()) {
+            case RET -> {
                 return Flow.EXIT;
             }
-            case "bar.sync" -> {
+            case BAR_SYNC -> {
                 return Flow.BARRIER;
             }
-            case "bra" -> {
-                Integer target = entry.labels().get(o.get(0));
+            case BRA -> {
+                Integer target = entry.labels().get(o.get(0).text());
                 if (target == null) {
-                    throw new IllegalStateException("no label " + o.get(0));
+                    throw new IllegalStateException("no label " + o.get(0).text());
                 }
                 thread.pc = target;
                 return Flow.NEXT;
@@ -309,75 +435,75 @@ final class PtxInterpreter {
             default -> {
             }
         }
-        long a = o.size() > 1 && !o.get(1).startsWith("[") && !o.get(1).startsWith("{")
-                ? read(entry, block, thread, instruction, o.get(1)) : 0;
-        long b = o.size() > 2 ? read(entry, block, thread, instruction, o.get(2)) : 0;
-        String d = o.isEmpty() ? null : o.get(0);
-        switch (op) {
-            case "ld.param.u64", "ld.param.f64", "ld.param.f32" -> {
-                String name = o.get(1).substring(1, o.get(1).length() - 1);
+        Operand d = o.get(0);
+        switch (instruction.op()) {
+            case LD_PARAM_U64, LD_PARAM_F64, LD_PARAM_F32 -> {
+                String name = o.get(1).vector().get(0).text();
                 Long value = parameters.get(name);
                 if (value == null) {
                     throw new IllegalStateException("no parameter " + name);
                 }
                 write(thread, d, op.endsWith("f32") ? value & 0xFFFF_FFFFL : value);
             }
-            case "cvta.to.global.u64", "mov.u64", "mov.f64" -> write(thread, d, a);
-            case "mov.u32", "mov.b32", "mov.f32" -> write(thread, d, a & 0xFFFF_FFFFL);
-            case "add.u64" -> write(thread, d, a + b);
-            case "add.u32" -> write(thread, d, (a + b) & 0xFFFF_FFFFL);
-            case "mul.wide.u32" -> write(thread, d, (a & 0xFFFF_FFFFL) * (b & 0xFFFF_FFFFL));
-            case "shl.b64" -> write(thread, d, a << b);
-            case "shr.u64" -> write(thread, d, a >>> b);
-            case "shl.b32" -> write(thread, d, (a << b) & 0xFFFF_FFFFL);
-            case "shr.u32" -> write(thread, d, (a & 0xFFFF_FFFFL) >>> b);
-            case "and.b32" -> write(thread, d, a & b & 0xFFFF_FFFFL);
-            case "cvt.u64.u32" -> write(thread, d, a & 0xFFFF_FFFFL);
-            case "cvt.u32.u16" -> write(thread, d, a & 0xFFFFL);
-            case "selp.u32" -> write(thread, d, (read(entry, block, thread, instruction, o.get(3)) != 0 ? a : b)
-                    & 0xFFFF_FFFFL);
-            case "setp.lt.u64" -> write(thread, d, Long.compareUnsigned(a, b) < 0 ? 1 : 0);
-            case "setp.ge.u64" -> write(thread, d, Long.compareUnsigned(a, b) >= 0 ? 1 : 0);
-            case "setp.ge.u32" -> write(thread, d, (a & 0xFFFF_FFFFL) >= (b & 0xFFFF_FFFFL) ? 1 : 0);
-            case "setp.ne.u32" -> write(thread, d, (a & 0xFFFF_FFFFL) != (b & 0xFFFF_FFFFL) ? 1 : 0);
-            case "setp.eq.u32" -> write(thread, d, (a & 0xFFFF_FFFFL) == (b & 0xFFFF_FFFFL) ? 1 : 0);
-            case "setp.neu.f32" -> {
-                float x = f32(a);
-                float y = f32(b);
+            case CVTA_TO_GLOBAL_U64, MOV_U64, MOV_F64 -> write(thread, d, read(block, thread, o.get(1)));
+            case MOV_U32, MOV_B32, MOV_F32 -> write(thread, d, read(block, thread, o.get(1)) & 0xFFFF_FFFFL);
+            case ADD_U64 -> write(thread, d, a(block, thread, o) + b(block, thread, o));
+            case ADD_U32 -> write(thread, d, (a(block, thread, o) + b(block, thread, o)) & 0xFFFF_FFFFL);
+            case MUL_WIDE_U32 -> write(thread, d, (a(block, thread, o) & 0xFFFF_FFFFL)
+                    * (b(block, thread, o) & 0xFFFF_FFFFL));
+            case SHL_B64 -> write(thread, d, a(block, thread, o) << b(block, thread, o));
+            case SHR_U64 -> write(thread, d, a(block, thread, o) >>> b(block, thread, o));
+            case SHL_B32 -> write(thread, d, (a(block, thread, o) << b(block, thread, o)) & 0xFFFF_FFFFL);
+            case SHR_U32 -> write(thread, d, (a(block, thread, o) & 0xFFFF_FFFFL) >>> b(block, thread, o));
+            case AND_B32 -> write(thread, d, a(block, thread, o) & b(block, thread, o) & 0xFFFF_FFFFL);
+            case CVT_U64_U32 -> write(thread, d, a(block, thread, o) & 0xFFFF_FFFFL);
+            case CVT_U32_U16 -> write(thread, d, a(block, thread, o) & 0xFFFFL);
+            case SELP_U32 -> write(thread, d, (read(block, thread, o.get(3)) != 0 ? a(block, thread, o)
+                    : b(block, thread, o)) & 0xFFFF_FFFFL);
+            case SETP_LT_U64 -> write(thread, d, Long.compareUnsigned(a(block, thread, o), b(block, thread, o)) < 0
+                    ? 1 : 0);
+            case SETP_GE_U64 -> write(thread, d, Long.compareUnsigned(a(block, thread, o), b(block, thread, o)) >= 0
+                    ? 1 : 0);
+            case SETP_GE_U32 -> write(thread, d, (a(block, thread, o) & 0xFFFF_FFFFL)
+                    >= (b(block, thread, o) & 0xFFFF_FFFFL) ? 1 : 0);
+            case SETP_NE_U32 -> write(thread, d, (a(block, thread, o) & 0xFFFF_FFFFL)
+                    != (b(block, thread, o) & 0xFFFF_FFFFL) ? 1 : 0);
+            case SETP_EQ_U32 -> write(thread, d, (a(block, thread, o) & 0xFFFF_FFFFL)
+                    == (b(block, thread, o) & 0xFFFF_FFFFL) ? 1 : 0);
+            case SETP_NEU_F32 -> {
+                float x = f32(a(block, thread, o));
+                float y = f32(b(block, thread, o));
                 write(thread, d, Float.isNaN(x) || Float.isNaN(y) || x != y ? 1 : 0);
             }
-            case "setp.neu.f64" -> {
-                double x = f64(a);
-                double y = f64(b);
+            case SETP_NEU_F64 -> {
+                double x = f64(a(block, thread, o));
+                double y = f64(b(block, thread, o));
                 write(thread, d, Double.isNaN(x) || Double.isNaN(y) || x != y ? 1 : 0);
             }
-            case "add.rn.f32" -> write(thread, d, bits(f32(a) + f32(b)));
-            case "mul.rn.f32" -> write(thread, d, bits(f32(a) * f32(b)));
-            case "fma.rn.f32" -> write(thread, d, bits(Math.fma(f32(a), f32(b),
-                    f32(read(entry, block, thread, instruction, o.get(3))))));
-            case "add.rn.f64" -> write(thread, d, Double.doubleToRawLongBits(f64(a) + f64(b)));
-            case "mul.rn.f64" -> write(thread, d, Double.doubleToRawLongBits(f64(a) * f64(b)));
-            case "fma.rn.f64" -> write(thread, d, Double.doubleToRawLongBits(Math.fma(f64(a), f64(b),
-                    f64(read(entry, block, thread, instruction, o.get(3))))));
-            case "cvt.f64.f32" -> write(thread, d, Double.doubleToRawLongBits(f32(a)));
+            case ADD_RN_F32 -> write(thread, d, bits(f32(a(block, thread, o)) + f32(b(block, thread, o))));
+            case MUL_RN_F32 -> write(thread, d, bits(f32(a(block, thread, o)) * f32(b(block, thread, o))));
+            case FMA_RN_F32 -> write(thread, d, bits(Math.fma(f32(a(block, thread, o)), f32(b(block, thread, o)),
+                    f32(read(block, thread, o.get(3))))));
+            case ADD_RN_F64 -> write(thread, d, Double.doubleToRawLongBits(f64(a(block, thread, o))
+                    + f64(b(block, thread, o))));
+            case MUL_RN_F64 -> write(thread, d, Double.doubleToRawLongBits(f64(a(block, thread, o))
+                    * f64(b(block, thread, o))));
+            case FMA_RN_F64 -> write(thread, d, Double.doubleToRawLongBits(Math.fma(f64(a(block, thread, o)),
+                    f64(b(block, thread, o)), f64(read(block, thread, o.get(3))))));
+            case CVT_F64_F32 -> write(thread, d, Double.doubleToRawLongBits(f32(a(block, thread, o))));
             // a's bf16 in the upper half, b's in the lower (PTX ISA, cvt: .bf16x2)
-            case "cvt.rn.bf16x2.f32" -> write(thread, d, (bf16(f32(a)) << 16 | bf16(f32(b))) & 0xFFFF_FFFFL);
-            case "ld.global.f32", "ld.global.f64", "ld.global.b16", "ld.global.v4.f32", "ld.global.v4.b32",
-                    "ld.global.v2.f64" -> load(thread, op, o, read(entry, block, thread, instruction, address(o.get(1))),
-                    null);
-            case "ld.shared.f64" -> load(thread, op, o, sharedAddress(entry, block, thread, instruction, o.get(1)),
-                    block.shared());
-            case "st.global.v4.f32", "st.global.v4.b32", "st.global.v2.f64" -> store(entry, block, thread, instruction,
-                    op, read(entry, block, thread, instruction, address(o.get(0))), o.get(1), null);
-            case "st.shared.f64" -> store(entry, block, thread, instruction, op,
-                    sharedAddress(entry, block, thread, instruction, o.get(0)), o.get(1), block.shared());
-            case "red.global.add.f64" -> {
-                int at = offset(read(entry, block, thread, instruction, address(o.get(0))), 8, op);
-                global.putDouble(at, global.getDouble(at) + f64(read(entry, block, thread, instruction, o.get(1))));
+            case CVT_RN_BF16X2_F32 -> write(thread, d, (bf16(f32(a(block, thread, o))) << 16
+                    | bf16(f32(b(block, thread, o)))) & 0xFFFF_FFFFL);
+            case LD_GLOBAL_F32, LD_GLOBAL_F64, LD_GLOBAL_B16, LD_GLOBAL_V4_F32, LD_GLOBAL_V4_B32, LD_GLOBAL_V2_F64, LD_SHARED_F64 -> load(block, thread, instruction);
+            case ST_GLOBAL_V4_F32, ST_GLOBAL_V4_B32, ST_GLOBAL_V2_F64, ST_SHARED_F64 -> store(block, thread,
+                    instruction);
+            case RED_GLOBAL_ADD_F64 -> {
+                long at = global(read(block, thread, o.get(0).vector().get(0)), 8, op);
+                ALL.set(JAVA_DOUBLE, at, ALL.get(JAVA_DOUBLE, at) + f64(read(block, thread, o.get(1))));
             }
-            case "red.global.add.u32" -> {
-                int at = offset(read(entry, block, thread, instruction, address(o.get(0))), 4, op);
-                global.putInt(at, global.getInt(at) + (int) read(entry, block, thread, instruction, o.get(1)));
+            case RED_GLOBAL_ADD_U32 -> {
+                long at = global(read(block, thread, o.get(0).vector().get(0)), 4, op);
+                ALL.set(JAVA_INT, at, ALL.get(JAVA_INT, at) + (int) read(block, thread, o.get(1)));
             }
             default -> throw new IllegalStateException("the interpreter does not know " + op + ": add it with its "
                     + "PTX ISA semantics");
@@ -385,50 +511,70 @@ final class PtxInterpreter {
         return Flow.NEXT;
     }
 
-    private static String address(String operand) {
-        if (!operand.startsWith("[") || !operand.endsWith("]")) {
-            throw new IllegalStateException("not an address: " + operand);
+    private long a(Block block, Thread thread, List<Operand> o) {
+        return read(block, thread, o.get(1));
+    }
+
+    private long b(Block block, Thread thread, List<Operand> o) {
+        return read(block, thread, o.get(2));
+    }
+
+    /**
+     * A global access of {@code width} bytes, checked: inside an allocation (or reachable host memory) and aligned.
+     * Returns the address, for {@link #ALL}.
+     */
+    private long global(long address, int width, String what) {
+        if (address % width != 0) {
+            throw new IllegalStateException(what + ": address 0x" + Long.toHexString(address) + " is not aligned to "
+                    + width + " bytes (a GPU would fault: CUDA_ERROR_MISALIGNED_ADDRESS)");
         }
-        return operand.substring(1, operand.length() - 1).strip();
+        check(address, width, what);
+        return address;
     }
 
-    /** A shared-window address: a register holding one, or a shared variable by name. */
-    private long sharedAddress(Entry entry, Block block, Thread thread, Instruction instruction, String operand) {
-        return read(entry, block, thread, instruction, address(operand));
-    }
-
-    private void load(Thread thread, String op, List<String> o, long address, ByteBuffer shared) {
-        String type = op.substring(op.lastIndexOf('.') + 1);
-        int width = width(type);
-        List<String> targets = o.get(0).startsWith("{") ? vector(o.get(0)) : List.of(o.get(0));
-        int at = shared == null ? offset(address, width * targets.size(), op) : sharedOffset(shared, address,
-                width * targets.size(), op);
-        ByteBuffer memory = shared == null ? global : shared;
+    private void load(Block block, Thread thread, Instruction instruction) {
+        List<Operand> o = instruction.operands();
+        String op = instruction.opcode();
+        int width = instruction.width();
+        List<Operand> targets = o.get(0).kind() == Operand.VECTOR ? o.get(0).vector() : List.of(o.get(0));
+        long address = read(block, thread, o.get(1).vector().get(0));
+        int bytes = width * targets.size();
+        boolean shared = instruction.shared();
+        long global = shared ? 0 : global(address, bytes, op);
+        int at = shared ? sharedOffset(block.shared(), address, bytes, op) : 0;
         for (int i = 0; i < targets.size(); i++) {
-            int position = at + i * width;
-            long value = switch (width) {
-                case 8 -> memory.getLong(position);
-                case 4 -> memory.getInt(position) & 0xFFFF_FFFFL;
-                default -> memory.getShort(position) & 0xFFFFL;
-            };
+            long value;
+            if (shared) {
+                value = block.shared().getLong(at + i * width);
+            } else {
+                value = switch (width) {
+                    case 8 -> ALL.get(JAVA_LONG, global + (long) i * width);
+                    case 4 -> ALL.get(JAVA_INT, global + (long) i * width) & 0xFFFF_FFFFL;
+                    default -> ALL.get(JAVA_SHORT, global + (long) i * width) & 0xFFFFL;
+                };
+            }
             write(thread, targets.get(i), value);
         }
     }
 
-    private void store(Entry entry, Block block, Thread thread, Instruction instruction, String op, long address,
-                       String source, ByteBuffer shared) {
-        String type = op.substring(op.lastIndexOf('.') + 1);
-        int width = width(type);
-        List<String> values = source.startsWith("{") ? vector(source) : List.of(source);
-        int at = shared == null ? offset(address, width * values.size(), op) : sharedOffset(shared, address,
-                width * values.size(), op);
-        ByteBuffer memory = shared == null ? global : shared;
+    private void store(Block block, Thread thread, Instruction instruction) {
+        List<Operand> o = instruction.operands();
+        String op = instruction.opcode();
+        int width = instruction.width();
+        List<Operand> values = o.get(1).kind() == Operand.VECTOR ? o.get(1).vector() : List.of(o.get(1));
+        long address = read(block, thread, o.get(0).vector().get(0));
+        int bytes = width * values.size();
+        boolean shared = instruction.shared();
+        long global = shared ? 0 : global(address, bytes, op);
+        int at = shared ? sharedOffset(block.shared(), address, bytes, op) : 0;
         for (int i = 0; i < values.size(); i++) {
-            long value = read(entry, block, thread, instruction, values.get(i));
-            if (width == 8) {
-                memory.putLong(at + i * width, value);
+            long value = read(block, thread, values.get(i));
+            if (shared) {
+                block.shared().putLong(at + i * width, value);
+            } else if (width == 8) {
+                ALL.set(JAVA_LONG, global + (long) i * width, value);
             } else {
-                memory.putInt(at + i * width, (int) value);
+                ALL.set(JAVA_INT, global + (long) i * width, (int) value);
             }
         }
     }
@@ -441,63 +587,37 @@ final class PtxInterpreter {
         return (int) address;
     }
 
-    private static List<String> vector(String operand) {
-        List<String> registers = new ArrayList<>();
-        for (String register : operand.substring(1, operand.length() - 1).split(",")) {
-            registers.add(register.strip());
+    private static void write(Thread thread, Operand register, long value) {
+        if (register.kind() != Operand.REGISTER) {
+            throw new IllegalStateException("not a register: " + register.text());
         }
-        return registers;
+        thread.registers[register.register()] = value;
+        thread.written[register.register()] = true;
     }
 
-    private static void write(Thread thread, String register, long value) {
-        if (!register.startsWith("%")) {
-            throw new IllegalStateException("not a register: " + register);
+    private static long register(Thread thread, int index, String name) {
+        if (!thread.written[index]) {
+            throw new IllegalStateException(name + " is read before it is written");
         }
-        thread.registers.put(register, value);
+        return thread.registers[index];
     }
 
     /** A register, a special register, a shared variable's address or an immediate, as bits. */
-    private long read(Entry entry, Block block, Thread thread, Instruction instruction, String operand) {
-        switch (operand) {
-            case "%tid.x" -> {
-                return thread.tid;
+    private static long read(Block block, Thread thread, Operand operand) {
+        return switch (operand.kind()) {
+            case Operand.REGISTER -> {
+                if (!thread.written[operand.register()]) {
+                    throw new IllegalStateException(operand.text() + " is read before it is written");
+                }
+                yield thread.registers[operand.register()];
             }
-            case "%ntid.x" -> {
-                return block.ntid();
-            }
-            case "%ctaid.x" -> {
-                return block.ctaid();
-            }
-            case "%nctaid.x" -> {
-                return block.nctaid();
-            }
-            default -> {
-            }
-        }
-        if (operand.startsWith("%")) {
-            Long value = thread.registers.get(operand);
-            if (value == null) {
-                throw new IllegalStateException(operand + " is read before it is written");
-            }
-            return value;
-        }
-        if (entry.shared().containsKey(operand)) {
-            return entry.shared().get(operand);
-        }
-        if (operand.startsWith("0f")) {
-            return Long.parseLong(operand.substring(2), 16);
-        }
-        if (operand.startsWith("0d")) {
-            return Long.parseUnsignedLong(operand.substring(2), 16);
-        }
-        if (operand.startsWith("0x")) {
-            return Long.parseLong(operand.substring(2), 16);
-        }
-        try {
-            return Long.parseLong(operand);
-        } catch (NumberFormatException e) {
-            throw new IllegalStateException("cannot read the operand " + operand);
-        }
+            case Operand.TID -> thread.tid;
+            case Operand.NTID -> block.ntid();
+            case Operand.CTAID -> block.ctaid();
+            case Operand.NCTAID -> block.nctaid();
+            case Operand.IMMEDIATE, Operand.SHARED -> operand.value();
+            default -> throw new IllegalStateException("cannot read the operand " + operand.text());
+        };
     }
 
     private static float f32(long bits) {

@@ -1,13 +1,16 @@
 package membound.benchmarks.gpu.cuda;
 
 import static membound.benchmarks.gpu.GpuPlan.THREADS_PER_BLOCK;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,29 +42,34 @@ class PtxKernelsTest {
     @EnumSource(ElementType.class)
     void everyKernelGivesStreamsClosedFormOnEveryGrid(ElementType type) {
         for (int grid : GRIDS) {
-            Device device = new Device(type, grid);
-            StreamValues values = StreamValues.start(type);
-            for (char array : new char[] {'a', 'b', 'c'}) {
-                device.fill(array, values.of(array));
+            try (Device device = new Device(type, grid)) {
+                everyKernel(device, type, grid);
             }
-            for (StreamKernel kernel : GpuPlan.DEVICE_KERNELS) {
-                char written = CudaGpuSuite.writtenArray(kernel);
-                String what = kernel.label() + " " + type + " on " + grid + " blocks";
-                if (written != 0) {
-                    device.fill(written, Double.NaN);
-                    double expected = values.after(kernel, 1).of(written);
-                    assertEquals(ELEMENTS, device.mismatches(written, expected), what + ": the poison is seen");
-                    device.launch(kernel, 2);
-                    assertEquals(0, device.mismatches(written, expected), what + ": the verify kernel's count");
-                    for (long i = 0; i < ELEMENTS; i++) {
-                        assertEquals(expected, device.element(written, i), what + ": " + written + "[" + i + "]");
-                    }
-                    device.fill(written, values.of(written));
-                } else {
-                    device.clearScratch();
-                    device.launch(kernel, 2);
-                    assertEquals(2 * values.reduction(kernel, ELEMENTS), device.scratchDouble(), what + ": the sum");
+        }
+    }
+
+    private static void everyKernel(Device device, ElementType type, int grid) {
+        StreamValues values = StreamValues.start(type);
+        for (char array : new char[] {'a', 'b', 'c'}) {
+            device.fill(array, values.of(array));
+        }
+        for (StreamKernel kernel : GpuPlan.DEVICE_KERNELS) {
+            char written = CudaGpuSuite.writtenArray(kernel);
+            String what = kernel.label() + " " + type + " on " + grid + " blocks";
+            if (written != 0) {
+                device.fill(written, Double.NaN);
+                double expected = values.after(kernel, 1).of(written);
+                assertEquals(ELEMENTS, device.mismatches(written, expected), what + ": the poison is seen");
+                device.launch(kernel, 2);
+                assertEquals(0, device.mismatches(written, expected), what + ": the verify kernel's count");
+                for (long i = 0; i < ELEMENTS; i++) {
+                    assertEquals(expected, device.element(written, i), what + ": " + written + "[" + i + "]");
                 }
+                device.fill(written, values.of(written));
+            } else {
+                device.clearScratch();
+                device.launch(kernel, 2);
+                assertEquals(2 * values.reduction(kernel, ELEMENTS), device.scratchDouble(), what + ": the sum");
             }
         }
     }
@@ -75,31 +83,36 @@ class PtxKernelsTest {
     @EnumSource(ElementType.class)
     void eachElementLandsWhereItBelongs(ElementType type) {
         for (StreamKernel kernel : GpuPlan.DEVICE_KERNELS) {
-            Device device = new Device(type, 3);
-            for (long i = 0; i < ELEMENTS; i++) {
-                device.setElement('a', i, a(i));
-                device.setElement('b', i, b(i));
-                device.setElement('c', i, c(i));
+            try (Device device = new Device(type, 3)) {
+                differingElements(device, type, kernel);
             }
-            device.clearScratch();
-            device.launch(kernel, 1);
-            double s = StreamValues.SCALAR;
-            double dot = 0;
-            for (long i = 0; i < ELEMENTS; i++) {
-                String at = kernel.label() + " " + type + " [" + i + "]";
-                switch (kernel) {
-                    case COPY -> assertEquals(a(i), device.element('c', i), at);
-                    case SCALE -> assertEquals(s * c(i), device.element('b', i), at);
-                    case ADD -> assertEquals(a(i) + b(i), device.element('c', i), at);
-                    case TRIAD -> assertEquals(b(i) + s * c(i), device.element('a', i), at);
-                    case FILL -> assertEquals(s, device.element('c', i), at);
-                    case DOT -> dot += a(i) * b(i);
-                    default -> throw new AssertionError(kernel + " is not a device kernel");
-                }
+        }
+    }
+
+    private static void differingElements(Device device, ElementType type, StreamKernel kernel) {
+        for (long i = 0; i < ELEMENTS; i++) {
+            device.setElement('a', i, a(i));
+            device.setElement('b', i, b(i));
+            device.setElement('c', i, c(i));
+        }
+        device.clearScratch();
+        device.launch(kernel, 1);
+        double s = StreamValues.SCALAR;
+        double dot = 0;
+        for (long i = 0; i < ELEMENTS; i++) {
+            String at = kernel.label() + " " + type + " [" + i + "]";
+            switch (kernel) {
+                case COPY -> assertEquals(a(i), device.element('c', i), at);
+                case SCALE -> assertEquals(s * c(i), device.element('b', i), at);
+                case ADD -> assertEquals(a(i) + b(i), device.element('c', i), at);
+                case TRIAD -> assertEquals(b(i) + s * c(i), device.element('a', i), at);
+                case FILL -> assertEquals(s, device.element('c', i), at);
+                case DOT -> dot += a(i) * b(i);
+                default -> throw new AssertionError(kernel + " is not a device kernel");
             }
-            if (kernel == StreamKernel.DOT) {
-                assertEquals(dot, device.scratchDouble(), kernel.label() + " " + type);
-            }
+        }
+        if (kernel == StreamKernel.DOT) {
+            assertEquals(dot, device.scratchDouble(), kernel.label() + " " + type);
         }
     }
 
@@ -119,19 +132,19 @@ class PtxKernelsTest {
     @ParameterizedTest
     @EnumSource(ElementType.class)
     void theVerifyKernelCountsEachWrongElement(ElementType type) {
-        Device device = new Device(type, 3);
-        device.fill('a', 30);
-        device.setElement('a', 0, 29);
-        device.setElement('a', ELEMENTS - 1, Double.NaN);
-        device.setElement('a', 777, -30);
-        assertEquals(3, device.mismatches('a', 30));
+        try (Device device = new Device(type, 3)) {
+            device.fill('a', 30);
+            device.setElement('a', 0, 29);
+            device.setElement('a', ELEMENTS - 1, Double.NaN);
+            device.setElement('a', 777, -30);
+            assertEquals(3, device.mismatches('a', 30));
+        }
     }
 
     @Test
     void theEmptyKernelRuns() {
-        PtxInterpreter gpu = new PtxInterpreter(Ptx.text("launch.ptx"), 256);
-        try (Arena arena = Arena.ofConfined()) {
-            gpu.launch("empty", 1, 1, arena.allocate(8));
+        try (PtxInterpreter gpu = new PtxInterpreter(256, false); Arena arena = Arena.ofConfined()) {
+            gpu.launch(PtxInterpreter.parse(Ptx.text("launch.ptx")).get("empty"), 1, 1, arena.allocate(8));
         }
     }
 
@@ -163,17 +176,17 @@ class PtxKernelsTest {
                     ret;
                 }
                 """;
-        PtxInterpreter gpu = new PtxInterpreter(ptx, 8192);
-        long x = gpu.allocate(4096);
-        try (Arena arena = Arena.ofConfined()) {
+        var entries = PtxInterpreter.parse(ptx);
+        try (PtxInterpreter gpu = new PtxInterpreter(8192, false); Arena arena = Arena.ofConfined()) {
+            long x = gpu.allocate(4096);
             MemorySegment parameters = arena.allocate(java.lang.foreign.ValueLayout.ADDRESS, 1);
             parameters.setAtIndex(java.lang.foreign.ValueLayout.ADDRESS, 0,
                     arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_LONG, x));
-            assertTrue(assertThrows(IllegalStateException.class, () -> gpu.launch("out_of_bounds", 1, 1, parameters))
+            assertTrue(assertThrows(IllegalStateException.class, () -> gpu.launch(entries.get("out_of_bounds"), 1, 1, parameters))
                     .getMessage().contains("outside the allocations"));
-            assertTrue(assertThrows(IllegalStateException.class, () -> gpu.launch("misaligned", 1, 1, parameters))
+            assertTrue(assertThrows(IllegalStateException.class, () -> gpu.launch(entries.get("misaligned"), 1, 1, parameters))
                     .getMessage().contains("not aligned to 16 bytes"));
-            assertTrue(assertThrows(IllegalStateException.class, () -> gpu.launch("unwritten", 1, 1, parameters))
+            assertTrue(assertThrows(IllegalStateException.class, () -> gpu.launch(entries.get("unwritten"), 1, 1, parameters))
                     .getMessage().contains("%rd1 is read before it is written"));
         }
     }
@@ -187,10 +200,11 @@ class PtxKernelsTest {
     }
 
     /** The interpreter with the suite's three arrays and scratch word, launched as the suite launches. */
-    private static final class Device {
+    private static final class Device implements AutoCloseable {
         final ElementType type;
         final int grid;
         final PtxInterpreter gpu;
+        final java.util.Map<String, PtxInterpreter.Entry> entries;
         final long[] arrays;
         final long scratch;
 
@@ -198,7 +212,8 @@ class PtxKernelsTest {
             this.type = type;
             this.grid = grid;
             long bytes = ELEMENTS * type.bytes();
-            this.gpu = new PtxInterpreter(Ptx.text(Ptx.streamResource(type)), (int) (3 * bytes + 4096));
+            this.gpu = new PtxInterpreter(3 * bytes + 8, false);
+            this.entries = PtxInterpreter.parse(Ptx.text(Ptx.streamResource(type)));
             this.arrays = new long[] {gpu.allocate(bytes), gpu.allocate(bytes), gpu.allocate(bytes)};
             this.scratch = gpu.allocate(8);
         }
@@ -208,55 +223,61 @@ class PtxKernelsTest {
                 MemorySegment parameters = Kernels.streamParameters(arena, type, arrays, StreamValues.SCALAR,
                         ELEMENTS, scratch);
                 for (int i = 0; i < launches; i++) {
-                    gpu.launch(Kernels.entry(kernel, type), grid, THREADS_PER_BLOCK, parameters);
+                    gpu.launch(entries.get(Kernels.entry(kernel, type)), grid, THREADS_PER_BLOCK, parameters);
                 }
             }
         }
 
         void fill(char array, double value) {
             try (Arena arena = Arena.ofConfined()) {
-                gpu.launch(Kernels.entry(StreamKernel.FILL, type), grid, THREADS_PER_BLOCK, Kernels.streamParameters(arena, type,
-                        new long[] {0, 0, arrays[array - 'a']}, value, ELEMENTS, 0));
+                gpu.launch(entries.get(Kernels.entry(StreamKernel.FILL, type)), grid, THREADS_PER_BLOCK,
+                        Kernels.streamParameters(arena, type, new long[] {0, 0, arrays[array - 'a']}, value,
+                                ELEMENTS, 0));
             }
         }
 
         long mismatches(char array, double expected) {
-            ByteBuffer memory = gpu.memory();
-            memory.putInt(gpu.offset(scratch, 4, "scratch"), 0);
+            gpu.at(scratch, 4, "scratch").set(JAVA_INT, 0, 0);
             try (Arena arena = Arena.ofConfined()) {
-                gpu.launch(Kernels.verifyEntry(type), grid, THREADS_PER_BLOCK, Kernels.verifyParameters(arena,
-                        type, arrays[array - 'a'], expected, ELEMENTS, scratch));
+                gpu.launch(entries.get(Kernels.verifyEntry(type)), grid, THREADS_PER_BLOCK,
+                        Kernels.verifyParameters(arena, type, arrays[array - 'a'], expected, ELEMENTS, scratch));
             }
-            return Integer.toUnsignedLong(memory.getInt(gpu.offset(scratch, 4, "scratch")));
+            return Integer.toUnsignedLong(gpu.at(scratch, 4, "scratch").get(JAVA_INT, 0));
         }
 
         void clearScratch() {
-            gpu.memory().putLong(gpu.offset(scratch, 8, "scratch"), 0);
+            gpu.at(scratch, 8, "scratch").set(JAVA_DOUBLE, 0, 0);
         }
 
         double scratchDouble() {
-            return gpu.memory().getDouble(gpu.offset(scratch, 8, "scratch"));
+            return gpu.at(scratch, 8, "scratch").get(JAVA_DOUBLE, 0);
+        }
+
+        private MemorySegment element(char array, long index, String what) {
+            return gpu.at(arrays[array - 'a'] + index * type.bytes(), type.bytes(), what);
         }
 
         double element(char array, long index) {
-            ByteBuffer memory = gpu.memory();
-            long address = arrays[array - 'a'] + index * type.bytes();
+            MemorySegment at = element(array, index, "element");
             return switch (type) {
-                case DOUBLE -> memory.getDouble(gpu.offset(address, 8, "element"));
-                case FLOAT -> memory.getFloat(gpu.offset(address, 4, "element"));
-                case BF16 -> Float.intBitsToFloat((memory.getShort(gpu.offset(address, 2, "element")) & 0xFFFF) << 16);
+                case DOUBLE -> at.get(JAVA_DOUBLE, 0);
+                case FLOAT -> at.get(JAVA_FLOAT, 0);
+                case BF16 -> Float.intBitsToFloat((at.get(JAVA_SHORT, 0) & 0xFFFF) << 16);
             };
         }
 
         void setElement(char array, long index, double value) {
-            ByteBuffer memory = gpu.memory();
-            long address = arrays[array - 'a'] + index * type.bytes();
+            MemorySegment at = element(array, index, "element");
             switch (type) {
-                case DOUBLE -> memory.putDouble(gpu.offset(address, 8, "element"), value);
-                case FLOAT -> memory.putFloat(gpu.offset(address, 4, "element"), (float) value);
-                case BF16 -> memory.putShort(gpu.offset(address, 2, "element"),
-                        (short) PtxInterpreter.bf16((float) value));
+                case DOUBLE -> at.set(JAVA_DOUBLE, 0, value);
+                case FLOAT -> at.set(JAVA_FLOAT, 0, (float) value);
+                case BF16 -> at.set(JAVA_SHORT, 0, (short) PtxInterpreter.bf16((float) value));
             }
+        }
+
+        @Override
+        public void close() {
+            gpu.close();
         }
     }
 }
