@@ -250,7 +250,7 @@ final class CublasLt implements AutoCloseable {
     }
 
     @FunctionalInterface
-    private interface IntCall {
+    interface IntCall {
         int invoke() throws Throwable;
     }
 
@@ -259,7 +259,8 @@ final class CublasLt implements AutoCloseable {
         long invoke() throws Throwable;
     }
 
-    private static int invoke(IntCall call) {
+    /** Calls a downcall that returns an int, rethrowing what it throws unchecked. */
+    static int invoke(IntCall call) {
         try {
             return call.invoke();
         } catch (Throwable e) {

@@ -114,7 +114,7 @@ class CublasLtLibraryTest {
             MemorySegment desc = lt.matmulDesc(arena, CublasLt.COMPUTE_32F, CublasLt.OP_N, CublasLt.OP_N);
             try {
                 MemorySegment wide = arena.allocateFrom(JAVA_LONG, CublasLt.OP_T);
-                assertEquals(STATUS_INVALID_VALUE, call(() -> (int) descSet.invokeExact(desc, CublasLt.DESC_TRANSA,
+                assertEquals(STATUS_INVALID_VALUE, CublasLt.invoke(() -> (int) descSet.invokeExact(desc, CublasLt.DESC_TRANSA,
                         wide, (long) Long.BYTES)), "TRANSA is an int32_t: 8 bytes are refused, so the widths read "
                         + "back below are the ones cuBLASLt checked");
                 assertEquals(CublasLt.OP_N, get(descGet, desc, CublasLt.DESC_TRANSA, Integer.BYTES));
@@ -255,26 +255,13 @@ class CublasLtLibraryTest {
     private static long get(MethodHandle getter, MemorySegment object, int attribute, int width) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment written = arena.allocate(JAVA_LONG);
-            assertEquals(0, call(() -> (int) getter.invokeExact(object, attribute, MemorySegment.NULL, 0L, written)),
+            assertEquals(0, CublasLt.invoke(() -> (int) getter.invokeExact(object, attribute, MemorySegment.NULL, 0L, written)),
                     "the width of attribute " + attribute);
             assertEquals(width, written.get(JAVA_LONG, 0), "attribute " + attribute + " is " + width + " bytes wide");
             MemorySegment value = arena.allocate(8, 8);
-            assertEquals(0, call(() -> (int) getter.invokeExact(object, attribute, value, (long) width, written)),
+            assertEquals(0, CublasLt.invoke(() -> (int) getter.invokeExact(object, attribute, value, (long) width, written)),
                     "attribute " + attribute);
             return width == Integer.BYTES ? value.get(JAVA_INT, 0) : value.get(JAVA_LONG, 0);
-        }
-    }
-
-    @FunctionalInterface
-    private interface IntCall {
-        int invoke() throws Throwable;
-    }
-
-    private static int call(IntCall call) {
-        try {
-            return call.invoke();
-        } catch (Throwable e) {
-            throw new AssertionError(e);
         }
     }
 }

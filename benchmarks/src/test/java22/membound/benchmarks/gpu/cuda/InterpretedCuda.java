@@ -26,7 +26,6 @@ final class InterpretedCuda implements CudaCalls, AutoCloseable {
     private final Map<Long, PtxInterpreter.Entry> functions = new HashMap<>();
     private final Map<Long, Long> events = new HashMap<>();
     private long handles = 1;
-    int launches;
 
     InterpretedCuda(String name, Map<Integer, Integer> attributes, long totalBytes) {
         this.name = name;
@@ -167,7 +166,6 @@ final class InterpretedCuda implements CudaCalls, AutoCloseable {
     @Override
     public void launch(MemorySegment function, int blocks, int threadsPerBlock, MemorySegment parameters,
                        String label) {
-        launches++;
         gpu.launch(functions.get(function.address()), blocks, threadsPerBlock, parameters);
     }
 

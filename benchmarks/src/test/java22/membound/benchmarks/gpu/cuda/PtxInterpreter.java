@@ -56,7 +56,7 @@ final class PtxInterpreter implements AutoCloseable {
     }
 
     /** One instruction, read once: {@code width} is a load's or store's element width, {@code shared} its space. */
-    record Instruction(int guard, boolean negated, String opcode, Op op, int width, boolean shared,
+    record Instruction(Operand guard, boolean negated, String opcode, Op op, int width, boolean shared,
                        List<Operand> operands, String text, int line) {
     }
 
@@ -143,13 +143,13 @@ final class PtxInterpreter implements AutoCloseable {
     private static Instruction instruction(String text, int line, Map<String, Integer> registers,
                                            Map<String, Integer> shared) {
         String whole = text;
-        int guard = -1;
+        Operand guard = null;
         boolean negated = false;
         if (text.startsWith("@")) {
             int space = text.indexOf(' ');
             String predicate = text.substring(1, space);
             negated = predicate.startsWith("!");
-            guard = registers.computeIfAbsent(negated ? predicate.substring(1) : predicate, r -> registers.size());
+            guard = operand(negated ? predicate.substring(1) : predicate, registers, shared);
             text = text.substring(space + 1).strip();
         }
         int space = text.indexOf(' ');
@@ -393,8 +393,8 @@ final class PtxInterpreter implements AutoCloseable {
             }
             Instruction instruction = code.get(thread.pc++);
             try {
-                if (instruction.guard() >= 0
-                        && (register(thread, instruction.guard(), "%p") != 0) == instruction.negated()) {
+                if (instruction.guard() != null
+                        && (read(block, thread, instruction.guard()) != 0) == instruction.negated()) {
                     continue;
                 }
                 Flow flow = execute(entry, block, thread, instruction, parameters);
@@ -494,9 +494,9 @@ final class PtxInterpreter implements AutoCloseable {
             // a's bf16 in the upper half, b's in the lower (PTX ISA, cvt: .bf16x2)
             case CVT_RN_BF16X2_F32 -> write(thread, d, (bf16(f32(a(block, thread, o))) << 16
                     | bf16(f32(b(block, thread, o)))) & 0xFFFF_FFFFL);
-            case LD_GLOBAL_F32, LD_GLOBAL_F64, LD_GLOBAL_B16, LD_GLOBAL_V4_F32, LD_GLOBAL_V4_B32, LD_GLOBAL_V2_F64, LD_SHARED_F64 -> load(block, thread, instruction);
-            case ST_GLOBAL_V4_F32, ST_GLOBAL_V4_B32, ST_GLOBAL_V2_F64, ST_SHARED_F64 -> store(block, thread,
-                    instruction);
+            case LD_GLOBAL_F32, LD_GLOBAL_F64, LD_GLOBAL_B16, LD_GLOBAL_V4_F32, LD_GLOBAL_V4_B32, LD_GLOBAL_V2_F64, LD_SHARED_F64 -> access(block, thread, instruction, true);
+            case ST_GLOBAL_V4_F32, ST_GLOBAL_V4_B32, ST_GLOBAL_V2_F64, ST_SHARED_F64 -> access(block, thread,
+                    instruction, false);
             case RED_GLOBAL_ADD_F64 -> {
                 long at = global(read(block, thread, o.get(0).vector().get(0)), 8, op);
                 ALL.set(JAVA_DOUBLE, at, ALL.get(JAVA_DOUBLE, at) + f64(read(block, thread, o.get(1))));
@@ -532,49 +532,35 @@ final class PtxInterpreter implements AutoCloseable {
         return address;
     }
 
-    private void load(Block block, Thread thread, Instruction instruction) {
+    /** A load into, or a store from, one register or a vector of them. */
+    private void access(Block block, Thread thread, Instruction instruction, boolean load) {
         List<Operand> o = instruction.operands();
-        String op = instruction.opcode();
+        Operand data = o.get(load ? 0 : 1);
+        List<Operand> elements = data.kind() == Operand.VECTOR ? data.vector() : List.of(data);
+        long address = read(block, thread, o.get(load ? 1 : 0).vector().get(0));
         int width = instruction.width();
-        List<Operand> targets = o.get(0).kind() == Operand.VECTOR ? o.get(0).vector() : List.of(o.get(0));
-        long address = read(block, thread, o.get(1).vector().get(0));
-        int bytes = width * targets.size();
+        int bytes = width * elements.size();
         boolean shared = instruction.shared();
-        long global = shared ? 0 : global(address, bytes, op);
-        int at = shared ? sharedOffset(block.shared(), address, bytes, op) : 0;
-        for (int i = 0; i < targets.size(); i++) {
-            long value;
-            if (shared) {
-                value = block.shared().getLong(at + i * width);
-            } else {
-                value = switch (width) {
-                    case 8 -> ALL.get(JAVA_LONG, global + (long) i * width);
-                    case 4 -> ALL.get(JAVA_INT, global + (long) i * width) & 0xFFFF_FFFFL;
-                    default -> ALL.get(JAVA_SHORT, global + (long) i * width) & 0xFFFFL;
+        long global = shared ? 0 : global(address, bytes, instruction.opcode());
+        int at = shared ? sharedOffset(block.shared(), address, bytes, instruction.opcode()) : 0;
+        for (int i = 0; i < elements.size(); i++) {
+            long position = (long) i * width;
+            if (load) {
+                long value = shared ? block.shared().getLong(at + (int) position) : switch (width) {
+                    case 8 -> ALL.get(JAVA_LONG, global + position);
+                    case 4 -> ALL.get(JAVA_INT, global + position) & 0xFFFF_FFFFL;
+                    default -> ALL.get(JAVA_SHORT, global + position) & 0xFFFFL;
                 };
-            }
-            write(thread, targets.get(i), value);
-        }
-    }
-
-    private void store(Block block, Thread thread, Instruction instruction) {
-        List<Operand> o = instruction.operands();
-        String op = instruction.opcode();
-        int width = instruction.width();
-        List<Operand> values = o.get(1).kind() == Operand.VECTOR ? o.get(1).vector() : List.of(o.get(1));
-        long address = read(block, thread, o.get(0).vector().get(0));
-        int bytes = width * values.size();
-        boolean shared = instruction.shared();
-        long global = shared ? 0 : global(address, bytes, op);
-        int at = shared ? sharedOffset(block.shared(), address, bytes, op) : 0;
-        for (int i = 0; i < values.size(); i++) {
-            long value = read(block, thread, values.get(i));
-            if (shared) {
-                block.shared().putLong(at + i * width, value);
-            } else if (width == 8) {
-                ALL.set(JAVA_LONG, global + (long) i * width, value);
+                write(thread, elements.get(i), value);
             } else {
-                ALL.set(JAVA_INT, global + (long) i * width, (int) value);
+                long value = read(block, thread, elements.get(i));
+                if (shared) {
+                    block.shared().putLong(at + (int) position, value);
+                } else if (width == 8) {
+                    ALL.set(JAVA_LONG, global + position, value);
+                } else {
+                    ALL.set(JAVA_INT, global + position, (int) value);
+                }
             }
         }
     }
@@ -593,13 +579,6 @@ final class PtxInterpreter implements AutoCloseable {
         }
         thread.registers[register.register()] = value;
         thread.written[register.register()] = true;
-    }
-
-    private static long register(Thread thread, int index, String name) {
-        if (!thread.written[index]) {
-            throw new IllegalStateException(name + " is read before it is written");
-        }
-        return thread.registers[index];
     }
 
     /** A register, a special register, a shared variable's address or an immediate, as bits. */

@@ -1,9 +1,11 @@
 package membound.benchmarks.gpu.cuda;
 
 import static membound.benchmarks.gpu.GpuPlan.THREADS_PER_BLOCK;
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -179,9 +181,9 @@ class PtxKernelsTest {
         var entries = PtxInterpreter.parse(ptx);
         try (PtxInterpreter gpu = new PtxInterpreter(8192, false); Arena arena = Arena.ofConfined()) {
             long x = gpu.allocate(4096);
-            MemorySegment parameters = arena.allocate(java.lang.foreign.ValueLayout.ADDRESS, 1);
-            parameters.setAtIndex(java.lang.foreign.ValueLayout.ADDRESS, 0,
-                    arena.allocateFrom(java.lang.foreign.ValueLayout.JAVA_LONG, x));
+            MemorySegment parameters = arena.allocate(ADDRESS, 1);
+            parameters.setAtIndex(ADDRESS, 0,
+                    arena.allocateFrom(JAVA_LONG, x));
             assertTrue(assertThrows(IllegalStateException.class, () -> gpu.launch(entries.get("out_of_bounds"), 1, 1, parameters))
                     .getMessage().contains("outside the allocations"));
             assertTrue(assertThrows(IllegalStateException.class, () -> gpu.launch(entries.get("misaligned"), 1, 1, parameters))
