@@ -112,6 +112,8 @@ class ProfileJsonTest {
             "samples": 50           | "samples": 0         | samples must be positive: samples=0
             "hostname": "spark-example", | "hostnme": "spark-example", | profile field must be one of caches, cpu, hostname, jdk, memoryBytes, numaNodes, os, platform, vectorBitWidth: file=bad.json, at=host, field=hostnme
             "hostname": "spark-example", | "hostname": 17,   | profile value must be a string: file=bad.json, at=host.hostname
+            "hostname": "spark-example", | "host\\nname": "spark-example", | profile field must be one of caches, cpu, hostname, jdk, memoryBytes, numaNodes, os, platform, vectorBitWidth: file=bad.json, at=host, field=host\\nname
+            "hostname": "spark-example", | "hostname": "spark-example", "os\\u2028": 1, | field=os\\u2028
             "level": "L1",          | "level": "L9",       | level must be one of L1, L2, L3, SLC, DRAM: level=L9
             "kind": "example",      | "kind": "guessed",   | provenance.kind must be one of measured, imported, datasheet, user, example: provenance.kind=guessed
             "logicalCpus": 20,      | "logicalCpus": -20,  | cpu.logicalCpus must be positive: cpu.logicalCpus=-20 (file=bad.json, at=host.cpu)

@@ -83,6 +83,15 @@ class VocabularyTest {
     }
 
     @Test
+    void shouldKeepABadInputMessageOnOneLineWhateverTheValueHolds() {
+        assertEquals("field=a\\nb\\r\\tc\\u0085d\\u2028e\\u0000f",
+                new BadInputException("field=a\nb\r\tc\u0085d\u2028e\u0000f").getMessage());
+        String plain = "workingSet must be a size: workingSet=64XB (ünïcödé kept)";
+        assertEquals(plain, new BadInputException(plain, new RuntimeException()).getMessage());
+        assertNull(new BadInputException(null).getMessage());
+    }
+
+    @Test
     void shouldNameRowOperationsAsTheProfileDoes() {
         assertEquals(RowOperation.CROSS_ENTROPY, RowOperation.of(" Cross-Entropy"));
         assertTrue(RowOperation.find("layer-norm").isEmpty());
