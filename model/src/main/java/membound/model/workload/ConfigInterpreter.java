@@ -72,11 +72,20 @@ final class ConfigInterpreter {
         }
         ConfigFields f = new ConfigFields(body, origin, defaults);
         Transformer.Builder b = Transformer.builder(name);
-        Transformer tf = switch (type) {
-            case "gpt_neox" -> gptNeoX(f, b);
-            case "falcon", "RefinedWeb", "RefinedWebModel" -> falcon(f, b);
-            default -> type.equals("gpt2") || (type.isEmpty() && body.has("n_embd")) ? gpt2(f, b) : decoder(f, b, type);
-        };
+        Transformer tf;
+        try {
+            tf = switch (type) {
+                case "gpt_neox" -> gptNeoX(f, b);
+                case "falcon", "RefinedWeb", "RefinedWebModel" -> falcon(f, b);
+                default -> type.equals("gpt2") || (type.isEmpty() && body.has("n_embd")) ? gpt2(f, b) : decoder(f, b, type);
+            };
+        } catch (BadInputException e) {
+            // The transformer's own checks speak its words (keyValueHeads, layers) and know no file: name it.
+            if (e.getMessage() != null && e.getMessage().contains("file=" + origin)) {
+                throw e;
+            }
+            throw new BadInputException(e.getMessage() + " (file=" + origin + ")", e);
+        }
         if (f.nullableInt("num_nextn_predict_layers") > 0) {
             source += " (the multi-token-prediction layers are left out, as Transformers leaves them out)";
         }
@@ -192,6 +201,10 @@ final class ConfigInterpreter {
         int layers = f.requiredInt("num_hidden_layers");
         LatentAttention latent = latentAttention(f, type);
         int kvHeads = f.optionalInt("num_key_value_heads", heads);
+        if (!latent.present() && kvHeads > 0 && heads % kvHeads != 0) {
+            throw new BadInputException("num_key_value_heads must divide num_attention_heads (" + heads + "): file="
+                    + f.origin + ", num_key_value_heads=" + kvHeads);
+        }
         int headDim = latent.present() ? latent.queryKeyHeadDimension() : headDimension(f, hidden, heads);
         if (latent.present()) {
             f.given("head_dim");  // DeepseekV3Config sets it to the rotary width; the layout is the latent's

@@ -56,6 +56,14 @@ class HuggingFaceConfigTest {
     }
 
     @Test
+    void shouldRefuseKeyValueHeadsThatDoNotDivideTheHeadsInTheConfigsWords() throws IOException {
+        Path file = write("config.json", LLAMA_LIKE.replace("\"num_key_value_heads\": 2", "\"num_key_value_heads\": 3"));
+        BadInputException e = assertThrows(BadInputException.class, () -> HuggingFaceConfig.read(file));
+        assertEquals("num_key_value_heads must divide num_attention_heads (8): file=" + file + ", num_key_value_heads=3",
+                e.getMessage());
+    }
+
+    @Test
     void shouldRejectZeroAndNegativeSizes() throws IOException {
         Path zero = write("zero.json", LLAMA_LIKE.replace("\"num_hidden_layers\": 4", "\"num_hidden_layers\": 0"));
         assertThrows(BadInputException.class, () -> HuggingFaceConfig.read(zero));
@@ -72,13 +80,6 @@ class HuggingFaceConfigTest {
         BadInputException missing = assertThrows(BadInputException.class,
                 () -> HuggingFaceConfig.read(dir.resolve("absent.json")));
         assertTrue(missing.getMessage().startsWith("config.json must be an existing file"), missing.getMessage());
-    }
-
-    @Test
-    void shouldRejectKeyValueHeadsThatDoNotDivideTheHeads() throws IOException {
-        Path file = write("config.json", LLAMA_LIKE.replace("\"num_key_value_heads\": 2", "\"num_key_value_heads\": 3"));
-        BadInputException e = assertThrows(BadInputException.class, () -> HuggingFaceConfig.read(file));
-        assertEquals("keyValueHeads must divide attentionHeads (8): keyValueHeads=3", e.getMessage());
     }
 
     @Test
