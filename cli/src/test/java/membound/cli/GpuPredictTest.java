@@ -35,6 +35,30 @@ class GpuPredictTest {
         assertTrue(json.path("machineName").asText().endsWith("(NVIDIA GB10 GPU)"), json.path("machineName").asText());
         assertCeiling(json, "DRAM read bandwidth", 232.5e9, "third-party measurement");
         assertCeiling(json, "bf16 GEMM", 92.3e12, "a BF16 GEMM reached 92.3 TFLOPS");
+        // Elementwise work runs on the CUDA cores: their FP32 rate, not a tensor-core figure.
+        assertCeiling(json, "vector (elementwise)", 31e12, "FP32 without tensor cores");
+    }
+
+    /** The fixture's nominal figures are the ones {@code calibrate --platform dgx-spark} writes from the catalog. */
+    @Test
+    void theFixtureHoldsEveryCatalogPeakOfTheSparksGpuAsCalibrateWritesIt() {
+        Profile fixture = ProfileJson.read(FIXTURE);
+        membound.hardware.catalog.DeviceSpec gpu = membound.hardware.catalog.Catalog.builtIn().require("dgx-spark")
+                .devices().stream().filter(d -> d.kind() == membound.vocabulary.DeviceKind.GPU).findFirst().orElseThrow();
+        assertTrue(!gpu.densePeakFlopsPerSecond().isEmpty());
+        gpu.densePeakFlopsPerSecond().forEach((precision, figure) -> {
+            membound.profile.Nominal.Compute nominal = fixture.nominal().computeOf("gpu", precision).orElseThrow(
+                    () -> new AssertionError("the fixture lacks the catalog's dense " + precision + " peak"));
+            assertEquals(figure.value(), nominal.flopsPerSecond(), precision.label());
+            assertEquals(figure.source(), nominal.provenance().source(), precision.label());
+        });
+        gpu.sparsePeakFlopsPerSecond().forEach((precision, figure) -> {
+            membound.profile.Nominal.Compute nominal = fixture.nominal().compute().stream()
+                    .filter(c -> c.deviceId().equals("gpu") && c.sparse() && c.precision() == precision).findFirst()
+                    .orElseThrow(() -> new AssertionError("the fixture lacks the catalog's sparse " + precision + " peak"));
+            assertEquals(figure.value(), nominal.flopsPerSecond(), precision.label());
+            assertEquals(figure.source(), nominal.provenance().source(), precision.label());
+        });
     }
 
     @Test
