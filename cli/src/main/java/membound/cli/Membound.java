@@ -81,13 +81,13 @@ public final class Membound implements Runnable {
         commandLine.registerConverter(java.nio.file.Path.class, Membound::path);
         commandLine.setParameterExceptionHandler((e, args) -> {
             CommandLine failed = e.getCommandLine();
-            failed.getErr().println("membound: " + firstLine(e.getMessage())
+            failed.getErr().println("membound: " + oneLine(e.getMessage())
                     + " (see '" + failed.getCommandSpec().qualifiedName() + " --help')");
             return EXIT_BAD_INPUT;
         });
         commandLine.setExecutionExceptionHandler((e, failed, parseResult) -> {
             if (e instanceof BadInputException) {
-                failed.getErr().println("membound: " + firstLine(e.getMessage()));
+                failed.getErr().println("membound: " + oneLine(e.getMessage()));
                 return EXIT_BAD_INPUT;
             }
             throw e;
@@ -103,12 +103,9 @@ public final class Membound implements Runnable {
         }
     }
 
-    private static String firstLine(String message) {
-        if (message == null) {
-            return "bad input";
-        }
-        int newline = message.indexOf('\n');
-        return newline < 0 ? message : message.substring(0, newline);
+    /** A message as one line: picocli's quote the argument, which may hold a line break. */
+    private static String oneLine(String message) {
+        return message == null ? "bad input" : BadInputException.oneLine(message.strip());
     }
 
     @Override

@@ -117,6 +117,15 @@ class BadInputCatalogueTest {
                 "h100", "--precision", "fp12"));
         cases.add(of("predict", "missing profile", "profile", "predict", "--model", "gpt2-124m", "--profile",
                 "@missing.json"));
+        // A value with a line break stays whole on the one line, written as an escape.
+        cases.add(of("predict", "unknown flag holding a line break", "Unknown option: '--bad\\nflag'", "predict",
+                "--bad\nflag"));
+        cases.add(of("predict", "micro-batch holding a line break", "'1\\n2'", "predict", "--model", "gpt2-124m",
+                "--hardware", "h100", "--micro-batch", "1\n2"));
+        cases.add(of("predict", "preset holding a line break", "model=llama\\u2028x", "predict", "--model",
+                "llama\u2028x", "--hardware", "h100"));
+        cases.add(of("report", "unknown flag holding a line break", "'--bad\\r\\nflag'", "report", "--profile",
+                "@missing.json", "--out", "@out", "--bad\r\nflag"));
         cases.add(of("show", "missing profile", "profile", "show", "@missing.json"));
         cases.add(of("show", "latest of an empty directory", "latest", "show", "latest", "--profiles-dir", "@empty"));
         cases.add(of("compare", "unknown figure", "figure", Map.of("a.json", example), "compare", "@a.json",

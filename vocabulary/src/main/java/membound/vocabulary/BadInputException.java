@@ -25,8 +25,11 @@ public class BadInputException extends IllegalArgumentException {
         super(oneLine(message), cause);
     }
 
-    /** {@code text} with every control character and line or paragraph separator written as a Java escape. */
-    static String oneLine(String text) {
+    /**
+     * {@code text} with every control character and line or paragraph separator written as a Java escape: how a
+     * message from elsewhere (picocli's, quoting an argument) keeps to one line as this one does.
+     */
+    public static String oneLine(String text) {
         if (text == null || text.codePoints().noneMatch(BadInputException::breaks)) {
             return text;
         }

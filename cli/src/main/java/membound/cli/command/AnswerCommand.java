@@ -229,7 +229,7 @@ public final class AnswerCommand implements Callable<Integer> {
         try {
             line.parseArgs(args.toArray(String[]::new));
         } catch (CommandLine.ParameterException e) {
-            throw new BadInputException(e.getMessage().lines().findFirst().orElse("bad option")
+            throw new BadInputException((e.getMessage() == null ? "bad option" : e.getMessage().strip())
                     + " (see 'membound answer --help')");
         }
         holder.options.checkConsistent();

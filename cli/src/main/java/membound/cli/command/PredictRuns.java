@@ -69,7 +69,7 @@ final class PredictRuns {
         try {
             commandLine.parseArgs(args.toArray(String[]::new));
         } catch (CommandLine.ParameterException e) {
-            String message = e.getMessage() == null ? "bad option" : e.getMessage().lines().findFirst().orElse("bad option");
+            String message = e.getMessage() == null ? "bad option" : e.getMessage().strip();
             throw new BadInputException(message + " (see 'membound report --help')");
         }
         PredictCommand predict = commandLine.getCommand();
