@@ -58,20 +58,6 @@ public final class Defaults {
             + "Maximum Achievable Matmul FLOPS table (S. Bekman, ml-engineering, compute/accelerator/README.md)";
 
     /**
-     * Attainable fraction of a CPU's measured FMA peak for a GEMM, where a profile has the FMA peak but no GEMM of
-     * its own (a profile from before calibrate measured one, an import of a peak-FLOPS tool): 0.514, the median of
-     * GEMM / FMA peak (membound's GemmBenchmark n=1024 against its FmaBenchmark, both on all threads, medians) over the 29
-     * fit rows of model/src/test/resources/gemm-vs-fma.csv (the committed results/profiles of a 2-vCPU AMD EPYC VM);
-     * on its 14 held-out rows the derated peak predicts the measured GEMM with a median |error| of 6.0%, the bare
-     * FMA peak with 100%. {@code GemmEfficiencyFitTest} refits it. One kind of CPU so far: a measured GEMM is always
-     * better, and the prediction says so.
-     */
-    public static final double GEMM_FRACTION_OF_FMA_PEAK = 0.514;
-    public static final String GEMM_FRACTION_OF_FMA_SOURCE = "no GEMM measured: 0.514 x the measured FMA peak, the "
-            + "median GEMM/FMA ratio of 29 fit rows of membound's own kernels (model/src/test/resources/gemm-vs-fma.csv, "
-            + "docs/model.md)";
-
-    /**
      * A fused attention kernel's rate as a fraction of the device's attainable GEMM rate: 0.6.
      * FlashAttention-2 reaches 50-73% of the A100's peak (Dao 2023, abstract) where a GEMM reaches
      * 86.9% (MAMF table): 0.58-0.84 of GEMM; FlashAttention-3 reaches 75% of the H100's peak (Shah

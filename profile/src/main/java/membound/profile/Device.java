@@ -1,6 +1,5 @@
 package membound.profile;
 
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -26,7 +25,8 @@ import membound.vocabulary.Precision;
  * @param levels            the ceiling per memory level and access pattern the model uses
  * @param threadScaling     bandwidth against threads
  * @param latency           load latency per working set
- * @param compute           compute ceilings
+ * @param compute           compute measurements: FMA peaks, GEMMs of several orders, products at the model's shapes
+ * @param computeCeilings   the compute ceiling per precision and kind the model uses, as the calibrator chose them
  * @param tenants           bandwidth shared between concurrent processes
  * @param operations        rates of elementwise operations bound by their transcendentals and reductions
  * @param launch            what starting a kernel costs (an accelerator measured by its suite), or null
@@ -43,6 +43,7 @@ public record Device(
         List<ScalingCurve> threadScaling,
         List<LatencyEntry> latency,
         List<ComputeEntry> compute,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<FlopCeiling> computeCeilings,
         List<TenantEntry> tenants,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<OperationEntry> operations,
         @JsonInclude(JsonInclude.Include.NON_NULL) LaunchEntry launch,
@@ -51,10 +52,10 @@ public record Device(
     /** A device without a launch figure (every CPU, and a GPU not measured by its suite). */
     public Device(String id, DeviceKind kind, String name, Memory memory, List<String> unifiedMemoryWith,
                   List<BandwidthEntry> bandwidth, List<LevelCeiling> levels, List<ScalingCurve> threadScaling,
-                  List<LatencyEntry> latency, List<ComputeEntry> compute, List<TenantEntry> tenants,
-                  List<OperationEntry> operations) {
-        this(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency, compute, tenants,
-                operations, null, List.of());
+                  List<LatencyEntry> latency, List<ComputeEntry> compute, List<FlopCeiling> computeCeilings,
+                  List<TenantEntry> tenants, List<OperationEntry> operations) {
+        this(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency, compute,
+                computeCeilings, tenants, operations, null, List.of());
     }
 
     public Device {
@@ -70,6 +71,7 @@ public record Device(
         threadScaling = Checks.list("device.threadScaling", threadScaling);
         latency = Checks.list("device.latency", latency);
         compute = Checks.list("device.compute", compute);
+        computeCeilings = computeCeilings == null ? List.of() : Checks.list("device.computeCeilings", computeCeilings);
         tenants = Checks.list("device.tenants", tenants);
         operations = Checks.list("device.operations", operations);
         sharing = sharing == null ? List.of() : Checks.list("device.sharing", sharing);
@@ -78,6 +80,14 @@ public record Device(
         Checks.unique("device.latency.id", latency, LatencyEntry::id);
         Checks.unique("device.compute.id", compute, ComputeEntry::id);
         Checks.unique("device.levels (level, access)", levels, c -> c.level() + "/" + c.access());
+        Checks.unique("device.computeCeilings (precision, kind)", computeCeilings, c -> c.precision() + "/" + c.kind());
+        Set<String> computeIds = compute.stream().map(ComputeEntry::id).collect(Collectors.toSet());
+        for (FlopCeiling ceiling : computeCeilings) {
+            if (!computeIds.contains(ceiling.computeId())) {
+                throw Checks.bad("device.computeCeilings.computeId", "the id of a compute entry of device " + id,
+                        ceiling.computeId());
+            }
+        }
         Set<String> bandwidthIds = bandwidth.stream().map(BandwidthEntry::id).collect(Collectors.toSet());
         for (LevelCeiling ceiling : levels) {
             if (ceiling.bandwidthId() != null && !bandwidthIds.contains(ceiling.bandwidthId())) {
@@ -98,12 +108,15 @@ public record Device(
     /** A device with no measurements yet. */
     public static Device of(String id, DeviceKind kind, String name, Memory memory, List<String> unifiedMemoryWith) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, List.of(), List.of(), List.of(), List.of(),
-                List.of(), List.of(), List.of());
+                List.of(), List.of(), List.of(), List.of());
     }
 
-    /** The ceiling for an access pattern at a level, when the profile has one. */
+    /**
+     * The measured ceiling for an access pattern at a level, when the profile has one: not one another pattern's figure
+     * stands in for (those are in {@link #levels()} for the model, and say {@link LevelCeiling#takenFrom()}).
+     */
     public Optional<LevelCeiling> ceiling(MemoryLevel level, AccessPattern access) {
-        return levels.stream().filter(c -> c.level() == level && c.access() == access).findFirst();
+        return levels.stream().filter(c -> c.level() == level && c.access() == access && !c.standsIn()).findFirst();
     }
 
     /** The bandwidth entry with this id. */
@@ -111,45 +124,67 @@ public record Device(
         return bandwidth.stream().filter(b -> b.id().equals(bandwidthId)).findFirst();
     }
 
+    /** The compute ceiling of a precision and kind, as the calibrator chose it, when the profile has one. */
+    public Optional<FlopCeiling> computeCeiling(Precision precision, ComputeEntry.Kind kind) {
+        return computeCeilings.stream().filter(c -> c.precision() == precision && c.kind() == kind).findFirst();
+    }
+
     /**
-     * The compute ceiling at a precision: the highest typical rate among its entries (a GEMM ceiling is
-     * what real matrix multiplications reach; the FMA peak bounds it).
+     * The compute entry a ceiling of that precision and kind is that entry's own figure of (not a fraction of another
+     * kind's): what a table of measurements shows as the measured ceiling.
      */
-    public Optional<ComputeEntry> computeCeiling(Precision precision, ComputeEntry.Kind kind) {
-        return compute.stream().filter(c -> c.precision() == precision && c.kind() == kind)
-                .max(Comparator.comparingDouble(c -> c.flopsPerSecond().typical()));
+    public Optional<ComputeEntry> measuredComputeCeiling(Precision precision, ComputeEntry.Kind kind) {
+        return computeCeiling(precision, kind).filter(FlopCeiling::measuredAsItIs)
+                .flatMap(c -> computeEntry(c.computeId()));
+    }
+
+    /** The compute entry with this id. */
+    public Optional<ComputeEntry> computeEntry(String computeId) {
+        return compute.stream().filter(c -> c.id().equals(computeId)).findFirst();
     }
 
     public Device withBandwidth(List<BandwidthEntry> newBandwidth) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, newBandwidth, levels, threadScaling, latency,
-                compute, tenants, operations, launch, sharing);
+                compute, computeCeilings, tenants, operations, launch, sharing);
     }
 
     public Device withLevels(List<LevelCeiling> newLevels) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, newLevels, threadScaling, latency,
-                compute, tenants, operations, launch, sharing);
+                compute, computeCeilings, tenants, operations, launch, sharing);
     }
 
     public Device withOperations(List<OperationEntry> newOperations) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                compute, tenants, newOperations, launch, sharing);
+                compute, computeCeilings, tenants, newOperations, launch, sharing);
     }
 
     /** This device with {@code newLaunch} as its launch figure. */
     public Device withLaunch(LaunchEntry newLaunch) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                compute, tenants, operations, newLaunch, sharing);
+                compute, computeCeilings, tenants, operations, newLaunch, sharing);
     }
 
     /** This device with {@code newSharing} as its sharing curve. */
     public Device withSharing(List<SharingEntry> newSharing) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                compute, tenants, operations, launch, newSharing);
+                compute, computeCeilings, tenants, operations, launch, newSharing);
     }
 
+    /**
+     * This device with {@code newCompute} as its compute entries; a compute ceiling whose entry is gone goes with it
+     * (nothing is chosen again here: the calibrator's rule chooses ceilings).
+     */
     public Device withCompute(List<ComputeEntry> newCompute) {
+        Set<String> kept = newCompute.stream().map(ComputeEntry::id).collect(Collectors.toSet());
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                newCompute, tenants, operations, launch, sharing);
+                newCompute, computeCeilings.stream().filter(c -> kept.contains(c.computeId())).toList(), tenants,
+                operations, launch, sharing);
+    }
+
+    /** This device with {@code newCeilings} as its compute ceilings. */
+    public Device withComputeCeilings(List<FlopCeiling> newCeilings) {
+        return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
+                compute, newCeilings, tenants, operations, launch, sharing);
     }
 
     /**

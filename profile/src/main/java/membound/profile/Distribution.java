@@ -118,6 +118,12 @@ public record Distribution(
         return median != null ? median : mean != null ? mean : best;
     }
 
+    /** Which statistic {@link #typical()} is: its median, else its mean, else its best. */
+    public membound.vocabulary.Statistic typicalStatistic() {
+        return median != null ? membound.vocabulary.Statistic.MEDIAN
+                : mean != null ? membound.vocabulary.Statistic.MEAN : membound.vocabulary.Statistic.BEST;
+    }
+
     /** The low end of the measured spread: p5, else worst; absent when neither is known. */
     public Double low() {
         return p5 != null ? p5 : worst;

@@ -6,6 +6,7 @@ import java.util.List;
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.MemoryLevel;
 import membound.vocabulary.Precision;
+import membound.vocabulary.Statistic;
 
 /**
  * Measured over nominal, per figure that has both. Derived from the devices and the nominal figures
@@ -29,8 +30,8 @@ public record Efficiency(List<BandwidthRatio> bandwidth, List<ComputeRatio> comp
             nominal.memoryBandwidthOf(device.id()).ifPresent(n -> {
                 for (LevelCeiling ceiling : device.levels()) {
                     // STREAM bytes against the datasheet: an update's hardware-byte ceiling is no efficiency.
-                    if (ceiling.level() == MemoryLevel.DRAM && !"nominal".equals(ceiling.statistic())
-                            && !ceiling.inHardwareBytes()) {
+                    if (ceiling.level() == MemoryLevel.DRAM && ceiling.statistic() != Statistic.NOMINAL
+                            && !ceiling.inHardwareBytes() && !ceiling.standsIn()) {
                         bandwidth.add(new BandwidthRatio(device.id(), ceiling.access(), ceiling.bytesPerSecond(),
                                 n.bytesPerSecond(), ceiling.bytesPerSecond() / n.bytesPerSecond()));
                     }
@@ -38,7 +39,7 @@ public record Efficiency(List<BandwidthRatio> bandwidth, List<ComputeRatio> comp
             });
             for (Precision precision : Precision.values()) {
                 for (ComputeEntry.Kind kind : ComputeEntry.Kind.CEILINGS) {
-                    device.computeCeiling(precision, kind).ifPresent(c ->
+                    device.measuredComputeCeiling(precision, kind).ifPresent(c ->
                             nominal.computeOf(device.id(), precision).ifPresent(n -> {
                                 double measured = c.flopsPerSecond().typical();
                                 compute.add(new ComputeRatio(device.id(), precision, kind, measured,

@@ -1,25 +1,33 @@
 package membound.profile;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.Labelled;
 import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.Statistic;
 
 /**
  * The bandwidth the model uses for one access pattern at one memory level, with where it came from. The calibrator
- * chooses it (its ceiling rule); the model reads it as it is, one ceiling per pattern and level.
+ * chooses it (its memory ceiling rule), including the patterns nothing measured, which take another pattern's figure
+ * ({@code takenFrom}); the model reads it as it is, one ceiling per pattern and level.
  *
  * @param level          the memory level
  * @param access         the access pattern
  * @param bytesPerSecond the ceiling
- * @param statistic      which statistic of the source it is: "median", "mean", "best" or "nominal"
+ * @param statistic      which statistic of the source it is
  * @param byteCounting   which bytes it counts: absent for STREAM's (what the code reads and writes), {@code hardware}
  *                       for the bytes the memory moved (write-allocate counted): an in-place update's ceiling is
  *                       the copy kernel's rate in those
+ * @param takenFrom      where no kernel measured this pattern at this level: the pattern of the same level whose
+ *                       ceiling stands in for it, figure and source as they are; absent for a measured ceiling
  * @param bandwidthId    the bandwidth entry of the same device it was taken from; absent for a datasheet figure
  * @param provenance     the provenance of that entry (or the datasheet)
  */
-public record LevelCeiling(MemoryLevel level, AccessPattern access, double bytesPerSecond, String statistic,
-                           ByteCounting byteCounting, String bandwidthId, Provenance provenance) {
+public record LevelCeiling(MemoryLevel level, AccessPattern access, double bytesPerSecond, Statistic statistic,
+                           ByteCounting byteCounting,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) AccessPattern takenFrom,
+                           String bandwidthId, Provenance provenance) {
 
     /** Which bytes a figure counts. STREAM's convention is the default and is not written. */
     public enum ByteCounting implements Labelled {
@@ -49,21 +57,21 @@ public record LevelCeiling(MemoryLevel level, AccessPattern access, double bytes
         Checks.present("ceiling.level", level);
         Checks.present("ceiling.access", access);
         Checks.positive("ceiling.bytesPerSecond", bytesPerSecond);
-        if (!"median".equals(statistic) && !"mean".equals(statistic) && !"best".equals(statistic)
-                && !"nominal".equals(statistic)) {
-            throw Checks.bad("ceiling.statistic", "one of median, mean, best, nominal", statistic);
-        }
+        Checks.present("ceiling.statistic", statistic);
         if (byteCounting == ByteCounting.STREAM) {
             byteCounting = null;
+        }
+        if (takenFrom == access) {
+            throw Checks.bad("ceiling.takenFrom", "another pattern than the ceiling's own (" + access + ")", takenFrom);
         }
         Checks.optionalId("ceiling.bandwidthId", bandwidthId);
         Checks.present("ceiling.provenance", provenance);
     }
 
-    /** A ceiling in STREAM bytes. */
-    public LevelCeiling(MemoryLevel level, AccessPattern access, double bytesPerSecond, String statistic,
+    /** A measured ceiling in STREAM bytes. */
+    public LevelCeiling(MemoryLevel level, AccessPattern access, double bytesPerSecond, Statistic statistic,
                         String bandwidthId, Provenance provenance) {
-        this(level, access, bytesPerSecond, statistic, null, bandwidthId, provenance);
+        this(level, access, bytesPerSecond, statistic, null, null, bandwidthId, provenance);
     }
 
     /** Whether it counts the bytes the memory moved rather than STREAM's. */
@@ -71,16 +79,27 @@ public record LevelCeiling(MemoryLevel level, AccessPattern access, double bytes
         return byteCounting == ByteCounting.HARDWARE;
     }
 
+    /** Whether another pattern's ceiling stands in for this one (nothing measured this pattern at this level). */
+    public boolean standsIn() {
+        return takenFrom != null;
+    }
+
+    /** This ceiling standing in for {@code pattern}: the same figure, counting and source, taken from this pattern. */
+    public LevelCeiling standingInFor(AccessPattern pattern) {
+        return new LevelCeiling(level, pattern, bytesPerSecond, statistic, byteCounting, access, bandwidthId, provenance);
+    }
+
     /** The typical figure of a bandwidth entry (its median, else mean, else best) as the ceiling, in STREAM bytes. */
     public static LevelCeiling of(AccessPattern access, BandwidthEntry entry) {
-        return new LevelCeiling(entry.level(), access, entry.streamBytesPerSecond().typical(),
-                typicalStatistic(entry.streamBytesPerSecond()), null, entry.id(), entry.provenance());
+        Distribution d = entry.streamBytesPerSecond();
+        return new LevelCeiling(entry.level(), access, d.typical(), d.typicalStatistic(), entry.id(),
+                entry.provenance());
     }
 
     /**
      * The in-place update ceiling a copy entry gives: its typical figure in hardware bytes (an update allocates
-     * nothing, so it moves at copy's rate counted in the bytes the memory moved); absent where the entry has no
-     * hardware-byte figure.
+     * nothing, so it moves at copy's rate counted in the bytes the memory moved), labelled with that distribution's
+     * statistic; absent where the entry has no hardware-byte figure.
      */
     public static java.util.Optional<LevelCeiling> updateOf(BandwidthEntry copy) {
         Distribution d = copy.hardwareBytesPerSecond();
@@ -88,11 +107,6 @@ public record LevelCeiling(MemoryLevel level, AccessPattern access, double bytes
             return java.util.Optional.empty();
         }
         return java.util.Optional.of(new LevelCeiling(copy.level(), AccessPattern.UPDATE, d.typical(),
-                typicalStatistic(copy.streamBytesPerSecond()), ByteCounting.HARDWARE, copy.id(), copy.provenance()));
-    }
-
-    /** Which statistic {@link Distribution#typical()} is: its median, else its mean, else its best. */
-    private static String typicalStatistic(Distribution d) {
-        return d.median() != null ? "median" : d.mean() != null ? "mean" : "best";
+                d.typicalStatistic(), ByteCounting.HARDWARE, null, copy.id(), copy.provenance()));
     }
 }

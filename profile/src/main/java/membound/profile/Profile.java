@@ -43,7 +43,7 @@ public record Profile(
      * calibrator chose it, with the in-place update's beside the copy's; version 1 profiles are read and migrated
      * ({@link ProfileMigration}).
      */
-    public static final int SCHEMA_VERSION = 2;
+    public static final int SCHEMA_VERSION = 3;
 
     public Profile {
         Checks.present("host", host);

@@ -90,14 +90,21 @@ public final class ProfileJson {
     /** Reads a profile from {@code json}; {@code file} names it in errors. */
     public static Profile read(byte[] json, String file) {
         JsonNode root = readTree(json, file, "profile");
-        boolean migrated = checkSchema(root, file) < Profile.SCHEMA_VERSION;
-        if (migrated) {
+        long version = checkSchema(root, file);
+        boolean migrated = version < Profile.SCHEMA_VERSION;
+        if (version < 2) {
             ProfileMigration.fromVersion1((com.fasterxml.jackson.databind.node.ObjectNode) root);
+        }
+        if (migrated) {
+            // The calibrator's rules are looked up only where a migration applies them (a profile with entries).
+            ProfileMigration.typeBandwidthEntries((com.fasterxml.jackson.databind.node.ObjectNode) root,
+                    CeilingRules::installed);
+            ((com.fasterxml.jackson.databind.node.ObjectNode) root).put("schemaVersion", Profile.SCHEMA_VERSION);
         }
         KnownFields.check(root, Profile.class, "", file);
         try {
-            return migrated ? MAPPER.readerFor(Profile.class).readValue(root)
-                    : MAPPER.readerFor(Profile.class).readValue(json);
+            return migrated ? ProfileMigration.storeCeilings(MAPPER.readerFor(Profile.class).readValue(root),
+                    CeilingRules::installed) : MAPPER.readerFor(Profile.class).readValue(json);
         } catch (IOException e) {
             throw describe("profile", file, e);
         }
@@ -205,7 +212,7 @@ public final class ProfileJson {
         }
         JsonNode version = root.get("schemaVersion");
         if (version == null || !version.isIntegralNumber()) {
-            throw new BadInputException("profile schemaVersion must be 1 or " + Profile.SCHEMA_VERSION + ": file=" + file
+            throw new BadInputException("profile schemaVersion must be from 1 to " + Profile.SCHEMA_VERSION + ": file=" + file
                     + ", schemaVersion=" + (version == null ? "absent" : version.toString()));
         }
         if (version.asLong() < 1 || version.asLong() > Profile.SCHEMA_VERSION) {
@@ -213,7 +220,7 @@ public final class ProfileJson {
             String why = version.asLong() > Profile.SCHEMA_VERSION
                     ? " (written by a newer membound; read it with that version)"
                     : " (no such version was ever written)";
-            throw new BadInputException("profile schemaVersion must be 1 or " + Profile.SCHEMA_VERSION + ": file=" + file
+            throw new BadInputException("profile schemaVersion must be from 1 to " + Profile.SCHEMA_VERSION + ": file=" + file
                     + ", schemaVersion=" + version.asLong() + why);
         }
         return version.asLong();

@@ -16,11 +16,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * is dropped where the level has Copy's, else it becomes the level's copy ceiling (Add and Triad likewise); beside
  * each copy ceiling whose bandwidth entry has a hardware-byte figure goes the update ceiling, that figure's typical
  * value. The same holds for the derived efficiency ratios. Nothing is measured again and no figure changes.
+ *
+ * <p>Version 3 types what the ceiling rules decide by, and stores every ceiling the model reads: each bandwidth entry
+ * carries the pattern its kernel stands for and the implementation that measured it (version 2 kept the kernel's name
+ * and a provenance setting, {@code param.implementation}, which the rule read back); the memory ceilings include the
+ * patterns nothing measured, each saying which pattern's figure it takes; and the compute ceilings are stored beside
+ * the compute entries (version 2 left their choice to whoever read the profile). Migrating a version-2 profile applies
+ * the calibrator's rules ({@link CeilingRules}) to what it stored: its measured ceilings stay as they are.
  */
 final class ProfileMigration {
 
     private ProfileMigration() {
     }
+
+    /** The provenance setting in which versions 1 and 2 recorded the implementation that measured a figure. */
+    static final String IMPLEMENTATION_SETTING = "param.implementation";
 
     /** The version-1 tree as version 2 (in place). */
     static void fromVersion1(ObjectNode root) {
@@ -36,7 +46,62 @@ final class ProfileMigration {
         if (efficiency != null && efficiency.get("bandwidth") instanceof ArrayNode ratios) {
             collapseStandIns(ratios, "deviceId");
         }
-        root.put("schemaVersion", Profile.SCHEMA_VERSION);
+        root.put("schemaVersion", 2);
+    }
+
+    /** The version-2 tree's bandwidth entries with the typed fields of version 3 (in place). */
+    static void typeBandwidthEntries(ObjectNode root, java.util.function.Supplier<CeilingRules> rules) {
+        JsonNode devices = root.get("devices");
+        if (devices == null || !devices.isArray()) {
+            return;
+        }
+        for (JsonNode device : devices) {
+            if (!(device.get("bandwidth") instanceof ArrayNode entries)) {
+                continue;
+            }
+            for (JsonNode node : entries) {
+                if (!(node instanceof ObjectNode entry)) {
+                    continue;
+                }
+                String kernel = text(entry, "kernel");
+                if (kernel != null && !entry.has("pattern")) {
+                    rules.get().patternOf(kernel).ifPresent(p -> {
+                        entry.put("pattern", p.pattern().label());
+                        if (p.standsIn()) {
+                            entry.put("standsIn", true);
+                        }
+                    });
+                }
+                if (!entry.has("implementation")) {
+                    entry.put("implementation", implementationOf(entry.get("provenance")).label());
+                }
+            }
+        }
+    }
+
+    /** What the version-2 provenance said ran: its setting, else "imported" for an import, else unknown. */
+    private static membound.vocabulary.Implementation implementationOf(JsonNode provenance) {
+        String setting = text(provenance == null ? null : provenance.get("settings"), IMPLEMENTATION_SETTING);
+        for (membound.vocabulary.Implementation implementation : membound.vocabulary.Implementation.values()) {
+            if (implementation.label().equals(setting)) {
+                return implementation;
+            }
+        }
+        return "imported".equals(text(provenance, "kind")) ? membound.vocabulary.Implementation.IMPORTED
+                : membound.vocabulary.Implementation.UNKNOWN;
+    }
+
+    /** A bound version-2 profile with the ceilings version 3 stores: stand-ins completed, compute ceilings chosen. */
+    static Profile storeCeilings(Profile profile, java.util.function.Supplier<CeilingRules> rules) {
+        Profile migrated = profile;
+        for (Device device : profile.devices()) {
+            if (device.levels().isEmpty() && device.compute().isEmpty()) {
+                continue;
+            }
+            migrated = migrated.withDevice(device.withLevels(rules.get().complete(device.levels()))
+                    .withComputeCeilings(rules.get().computeCeilings(device.compute())));
+        }
+        return migrated;
     }
 
     private static void migrateDevice(ObjectNode device) {

@@ -50,7 +50,7 @@ class ProfileJsonTest {
         assertEquals(273e9, profile.nominal().memoryBandwidthOf("gpu").orElseThrow().bytesPerSecond());
         assertTrue(profile.nominal().computeOf("gpu", Precision.BF16).isEmpty(), "bf16 nominal is unknown");
         assertEquals(92.3e12, gpu.computeCeiling(Precision.BF16, ComputeEntry.Kind.GEMM).orElseThrow()
-                .flopsPerSecond().typical());
+                .flopsPerSecond());
         assertEquals(22.5e9, profile.link("spark-pair").orElseThrow().bandwidthBytesPerSecond().best());
         assertEquals(3, profile.host().lastLevelCache().orElseThrow().level() == 4 ? 3 : 0,
                 "the system-level cache is level 4; the last level is the SLC");
@@ -65,30 +65,16 @@ class ProfileJsonTest {
 
     @Test
     void shouldRefuseAnotherSchemaVersion() throws IOException {
-        String seven = example().replace("\"schemaVersion\": 2,", "\"schemaVersion\": 7,");
+        String seven = example().replace("\"schemaVersion\": 3,", "\"schemaVersion\": 7,");
         BadInputException e = assertThrows(BadInputException.class, () -> ProfileJson.read(seven, "old.json"));
-        assertTrue(e.getMessage().startsWith("profile schemaVersion must be 1 or 2: file=old.json, schemaVersion=7"),
+        assertTrue(e.getMessage().startsWith("profile schemaVersion must be from 1 to 3: file=old.json, schemaVersion=7"),
                 e.getMessage());
-        String zero = example().replace("\"schemaVersion\": 2,", "\"schemaVersion\": 0,");
+        String zero = example().replace("\"schemaVersion\": 3,", "\"schemaVersion\": 0,");
         assertTrue(assertThrows(BadInputException.class, () -> ProfileJson.read(zero, "z.json")).getMessage()
                 .contains("schemaVersion=0 (no such version"));
-        String text = example().replace("\"schemaVersion\": 2,", "\"schemaVersion\": \"2\",");
+        String text = example().replace("\"schemaVersion\": 3,", "\"schemaVersion\": \"2\",");
         assertTrue(assertThrows(BadInputException.class, () -> ProfileJson.read(text, "t.json")).getMessage()
                 .contains("schemaVersion=\"2\""));
-    }
-
-    @Test
-    void shouldMigrateAVersionOneProfileToTheSameProfileAsVersionTwo() throws IOException {
-        // The example as version 1 wrote it: a ceiling per kernel (scale and add beside copy and triad), no update.
-        byte[] v1 = getClass().getResourceAsStream("/dgx-spark-example-v1.json").readAllBytes();
-        assertTrue(new String(v1, java.nio.charset.StandardCharsets.UTF_8).contains("\"access\": \"scale\""));
-        Profile migrated = ProfileJson.read(v1, "dgx-spark-example-v1.json");
-        assertEquals(ProfileJson.read(EXAMPLE), migrated, "migrating version 1 gives the version-2 example");
-        Device cpu = migrated.device("cpu").orElseThrow();
-        LevelCeiling update = cpu.ceiling(MemoryLevel.DRAM, AccessPattern.UPDATE).orElseThrow();
-        assertTrue(update.inHardwareBytes());
-        assertEquals(cpu.bandwidthEntry(update.bandwidthId()).orElseThrow().hardwareBytesPerSecond().typical(),
-                update.bytesPerSecond());
     }
 
     @Test

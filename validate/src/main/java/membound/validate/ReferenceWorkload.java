@@ -70,7 +70,7 @@ public enum ReferenceWorkload {
         if (cpu.levels().stream().noneMatch(l -> l.level() == membound.vocabulary.MemoryLevel.DRAM)) {
             missing.add(id + " needs a measured DRAM ceiling");
         }
-        if ((this == MLP || this == TRANSFORMER) && cpu.computeCeiling(membound.vocabulary.Precision.FP32,
+        if ((this == MLP || this == TRANSFORMER) && cpu.measuredComputeCeiling(membound.vocabulary.Precision.FP32,
                 membound.profile.ComputeEntry.Kind.GEMM).isEmpty()) {
             missing.add(id + " needs a measured fp32 GEMM");
         }

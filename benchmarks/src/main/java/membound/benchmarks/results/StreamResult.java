@@ -11,11 +11,11 @@ import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.sizing.WorkingSet;
 import membound.benchmarks.stream.ElementType;
-import membound.benchmarks.stream.Implementation;
 import membound.benchmarks.stream.StreamBenchmark;
 import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.Implementation;
 import membound.vocabulary.units.RateStatistics;
 
 /**
@@ -50,7 +50,7 @@ public record StreamResult(StreamWorkload workload, String workingSetLabel, Impl
                 ElementType.of(required(param, "elementType")), workingSet.arrayBytes(), threads);
         String implementation = param.apply("implementation");
         return new StreamResult(workload, workingSet.label(),
-                implementation == null ? Implementation.VECTOR : Implementation.of(implementation), passTimes, placement);
+                implementation == null ? Implementation.VECTOR : Implementation.kernelTwin(implementation), passTimes, placement);
     }
 
     private static String required(Function<String, String> param, String name) {

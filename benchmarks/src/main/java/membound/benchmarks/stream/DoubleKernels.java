@@ -1,5 +1,7 @@
 package membound.benchmarks.stream;
 
+import membound.vocabulary.Implementation;
+
 /**
  * The STREAM kernels on {@code double[]}, over the first {@code n} elements. Two implementations:
  * {@link DoubleVectorKernels} (Vector API) and its scalar twin {@link DoubleScalarKernels}; both pass the

@@ -1,5 +1,7 @@
 package membound.benchmarks.stream;
 
+import membound.vocabulary.Implementation;
+
 /**
  * The STREAM kernels on {@code float[]}, over the first {@code n} elements. Two implementations:
  * {@link FloatVectorKernels} (Vector API) and its scalar twin {@link FloatScalarKernels}; both pass the

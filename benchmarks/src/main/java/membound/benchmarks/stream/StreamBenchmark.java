@@ -24,6 +24,7 @@ import membound.benchmarks.sizing.CacheSizes;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.sizing.WorkingSet;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.Implementation;
 import membound.vocabulary.units.Units;
 
 /**
@@ -86,7 +87,7 @@ public class StreamBenchmark {
         WorkingSet size = WorkingSet.resolve(workingSet, teamSize, CacheSizes::detect);
         StreamWorkload workload = StreamWorkload.of(kernel, ElementType.of(elementType), size.arrayBytes(), teamSize);
         try {
-            run = StreamRun.start(workload, Implementation.of(implementation), CpuBinding.ofFork());
+            run = StreamRun.start(workload, Implementation.kernelTwin(implementation), CpuBinding.ofFork());
         } catch (OutOfMemoryError e) {
             throw new IllegalStateException("working set " + size.parameter() + " needs about "
                     + Units.formatBytes(workload.footprintBytes()) + " of heap: run through the suite's main "

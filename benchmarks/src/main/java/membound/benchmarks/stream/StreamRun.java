@@ -2,6 +2,7 @@ package membound.benchmarks.stream;
 
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.team.ThreadTeam;
+import membound.vocabulary.Implementation;
 
 /**
  * A {@link StreamWorkload} running on a {@link ThreadTeam}: each thread allocates and fills its own slice,

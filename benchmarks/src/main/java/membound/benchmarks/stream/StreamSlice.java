@@ -1,6 +1,7 @@
 package membound.benchmarks.stream;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.Implementation;
 
 /**
  * One thread's slice of the arrays {@code a}, {@code b}, {@code c}: allocated, filled and streamed by that

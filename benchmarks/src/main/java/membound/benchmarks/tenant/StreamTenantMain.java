@@ -6,10 +6,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 import membound.benchmarks.stream.ElementType;
-import membound.benchmarks.stream.Implementation;
 import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamRun;
 import membound.benchmarks.stream.StreamWorkload;
+import membound.vocabulary.Implementation;
 
 /**
  * One tenant of a shared-bandwidth measurement ({@code membound calibrate --tenants K}): a JVM of its own with

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.Implementation;
 
 /** bf16 is a GPU-only element type: its closed form rounds as the device's cvt.rn.bf16x2.f32 does, the CPU refuses it. */
 class Bf16ValuesTest {

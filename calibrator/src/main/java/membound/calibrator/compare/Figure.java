@@ -27,7 +27,7 @@ public record Figure(String key, String unit, boolean higherIsBetter, double val
     public static final String NANOSECONDS = "ns";
 
     static Figure rate(String key, String unit, Distribution d, Provenance provenance) {
-        String statistic = d.median() != null ? "median" : d.mean() != null ? "mean" : "best";
+        String statistic = d.typicalStatistic().label();
         return new Figure(key, unit, true, d.typical(), statistic, d.low(), d.high(), describe(provenance));
     }
 

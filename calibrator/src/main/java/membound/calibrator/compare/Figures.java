@@ -39,6 +39,9 @@ public final class Figures {
         for (Device device : profile.devices()) {
             String d = device.id();
             for (LevelCeiling ceiling : device.levels()) {
+                if (ceiling.standsIn()) {
+                    continue;
+                }
                 String key = d + "/ceiling/" + ceiling.level() + "/" + ceiling.access();
                 BandwidthEntry source = ceiling.bandwidthId() == null ? null
                         : device.bandwidthEntry(ceiling.bandwidthId()).orElse(null);
@@ -47,7 +50,7 @@ public final class Figures {
                 Double low = spread == null ? null : spread.low();
                 Double high = spread == null ? null : spread.high();
                 put(figures, new Figure(key, Figure.BYTES_PER_SECOND, true, ceiling.bytesPerSecond(),
-                        ceiling.statistic(), low, high, Figure.describe(ceiling.provenance())));
+                        ceiling.statistic().label(), low, high, Figure.describe(ceiling.provenance())));
             }
             for (BandwidthEntry b : device.bandwidth()) {
                 String key = d + "/bandwidth/" + b.kernel() + "/" + b.elementType() + "/threads=" + or(b.threads())

@@ -37,7 +37,7 @@ public record NominalComparison(String profile, List<Row> rows) {
         Nominal nominal = profile.nominal();
         for (Device device : profile.devices()) {
             for (LevelCeiling ceiling : device.levels()) {
-                if (ceiling.level() != MemoryLevel.DRAM) {
+                if (ceiling.level() != MemoryLevel.DRAM || ceiling.standsIn()) {
                     continue;
                 }
                 String key = device.id() + "/ceiling/DRAM/" + ceiling.access();
@@ -57,7 +57,7 @@ public record NominalComparison(String profile, List<Row> rows) {
             }
             for (Precision precision : Precision.values()) {
                 for (ComputeEntry.Kind kind : ComputeEntry.Kind.CEILINGS) {
-                    device.computeCeiling(precision, kind).ifPresent(c -> {
+                    device.measuredComputeCeiling(precision, kind).ifPresent(c -> {
                         String key = device.id() + "/compute/" + kind + "/" + precision;
                         double measured = c.flopsPerSecond().typical();
                         var known = nominal.computeOf(device.id(), precision);

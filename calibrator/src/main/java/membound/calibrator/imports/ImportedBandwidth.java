@@ -1,6 +1,7 @@
 package membound.calibrator.imports;
 
-import membound.calibrator.ceiling.CeilingRule;
+import membound.calibrator.ceiling.MemoryCeilingRule;
+import membound.profile.CeilingRules;
 import membound.profile.Distribution;
 import membound.profile.Provenance;
 import membound.vocabulary.AccessPattern;
@@ -20,7 +21,12 @@ public record ImportedBandwidth(String kernel, String elementType, Integer threa
 
     /** The access pattern the figure stands for, by the kernel table (the calibrator's one rule); null for none. */
     public AccessPattern access() {
-        return CeilingRule.patternOf(kernel).orElse(null);
+        return MemoryCeilingRule.patternOf(kernel).map(CeilingRules.KernelPattern::pattern).orElse(null);
+    }
+
+    /** Whether the kernel only stands in for its pattern (Scale for Copy) rather than defining it. */
+    public boolean standsIn() {
+        return MemoryCeilingRule.patternOf(kernel).map(CeilingRules.KernelPattern::standsIn).orElse(false);
     }
 
     static String elementType(int bytes) {

@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
-import membound.calibrator.ceiling.CeilingRule;
+import membound.calibrator.ceiling.MemoryCeilingRule;
 import membound.profile.BandwidthEntry;
 import membound.profile.Device;
 import membound.profile.Host;
@@ -21,6 +21,7 @@ import membound.profile.Quality;
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.DeviceKind;
+import membound.vocabulary.Implementation;
 import membound.vocabulary.LinkKind;
 import membound.vocabulary.MemoryLevel;
 
@@ -90,7 +91,8 @@ public final class ProfileImport {
         if (!figures.bandwidth().isEmpty()) {
             Device device = deviceFor(profile, deviceId, figures, target, context);
             List<BandwidthEntry> entries = new ArrayList<>(device.bandwidth());
-            List<LevelCeiling> ceilings = new ArrayList<>(device.levels());
+            // The measured ceilings: the stand-ins are completed again once the imported figures are in.
+            List<LevelCeiling> ceilings = new ArrayList<>(device.levels().stream().filter(c -> !c.standsIn()).toList());
             Set<String> ids = new HashSet<>();
             entries.forEach(e -> ids.add(e.id()));
             Set<String> importedIds = new HashSet<>();
@@ -98,9 +100,9 @@ public final class ProfileImport {
                 checkFits(profile.host(), device, figure, context.file());
                 String id = unique(ids, deviceId + "-" + slug(figures.tool()) + "-" + figure.kernel() + "-"
                         + slug(figure.elementType()) + (figure.threads() != null ? "-t" + figure.threads() : ""));
-                BandwidthEntry entry = new BandwidthEntry(id, figure.kernel(), figure.elementType(), figure.threads(),
-                        null, figure.workingSetBytes(), MemoryLevel.DRAM, figure.streamBytesPerSecond(), null,
-                        figure.provenance());
+                BandwidthEntry entry = new BandwidthEntry(id, figure.kernel(), figure.access(), figure.standsIn(),
+                        figure.elementType(), Implementation.IMPORTED, figure.threads(), null, figure.workingSetBytes(),
+                        MemoryLevel.DRAM, figure.streamBytesPerSecond(), null, figure.provenance());
                 entries.add(entry);
                 added.add(deviceId + " bandwidth " + id);
                 if (figure.access() != null) {
@@ -109,7 +111,7 @@ public final class ProfileImport {
                 importedIds.add(id);
                 flags.addAll(flagsFor(profile.host(), device, entry, figure));
             }
-            profile = profile.withDevice(device.withBandwidth(entries).withLevels(ceilings));
+            profile = profile.withDevice(device.withBandwidth(entries).withLevels(MemoryCeilingRule.complete(ceilings)));
         }
 
         if (!figures.linkMeasurements().isEmpty() || figures.linkBandwidth() != null) {
@@ -177,7 +179,7 @@ public final class ProfileImport {
         if (current != null) {
             BandwidthEntry from = entries.stream().filter(e -> e.id().equals(current.bandwidthId())).findFirst()
                     .orElse(null);
-            if (from == null || !importedIds.contains(from.id()) || !CeilingRule.better(entry, from)) {
+            if (from == null || !importedIds.contains(from.id()) || !MemoryCeilingRule.better(entry, from)) {
                 return;
             }
             ceilings.removeIf(c -> c.level() == MemoryLevel.DRAM && (c.access() == pattern

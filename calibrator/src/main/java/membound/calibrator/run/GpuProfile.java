@@ -13,7 +13,8 @@ import membound.benchmarks.gpu.GpuProperties;
 import membound.benchmarks.gpu.GpuRun;
 import membound.benchmarks.gpu.GpuSharingResult;
 import membound.benchmarks.gpu.GpuStreamResult;
-import membound.calibrator.ceiling.CeilingRule;
+import membound.calibrator.ceiling.ComputeCeilingRule;
+import membound.calibrator.ceiling.MemoryCeilingRule;
 import membound.hardware.catalog.LinkSpec;
 import membound.hardware.catalog.PlatformSpec;
 import membound.profile.BandwidthEntry;
@@ -27,6 +28,7 @@ import membound.profile.Provenance;
 import membound.profile.SharingEntry;
 import membound.profile.ProvenanceKind;
 import membound.vocabulary.DeviceKind;
+import membound.vocabulary.Implementation;
 import membound.vocabulary.LinkKind;
 
 /**
@@ -37,8 +39,6 @@ import membound.vocabulary.LinkKind;
  */
 final class GpuProfile {
 
-    /** The provenance setting that says which implementation ran: PTX kernels through the driver. */
-    static final String PTX = "ptx";
     /** The working set of Triad on memory the CPU allocated (CudaGpuSuite.HOST_PAGEABLE). */
     static final String HOST_PAGEABLE = "host-pageable";
 
@@ -60,8 +60,9 @@ final class GpuProfile {
             compute.add(computeEntry(result, settings, run.gemmLibrary()));
         }
         return new Device(ProfileBuilder.GPU, DeviceKind.GPU, properties.name(), memory,
-                unified ? List.of(ProfileBuilder.CPU) : List.of(), bandwidth, CeilingRule.ceilings(bandwidth), List.of(),
-                List.of(), compute, List.of(), List.of(), launch(run, settings), sharing(run, settings));
+                unified ? List.of(ProfileBuilder.CPU) : List.of(), bandwidth, MemoryCeilingRule.ceilings(bandwidth), List.of(),
+                List.of(), compute, ComputeCeilingRule.ceilings(compute), List.of(), List.of(), launch(run, settings),
+                sharing(run, settings));
     }
 
     /** The sharing curve's points, each with every sample's rate. */
@@ -105,7 +106,6 @@ final class GpuProfile {
      */
     static ComputeEntry computeEntry(GpuGemmResult result, Map<String, String> settings, String library) {
         Map<String, String> entrySettings = new TreeMap<>(settings);
-        entrySettings.put(CeilingRule.IMPLEMENTATION_SETTING, CUBLASLT);
         entrySettings.put("gpu.cublasLt", library == null ? "unknown" : library);
         entrySettings.put("gpu.gemm.callsPerSample", Integer.toString(result.launchesPerSample()));
         entrySettings.put("gpu.gemm.workspaceBytes", Long.toString(result.workspaceBytes()));
@@ -155,15 +155,18 @@ final class GpuProfile {
         String type = result.elementType().javaName();
         String label = result.workingSet().label().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.-]", "");
         Map<String, String> entrySettings = new TreeMap<>(settings);
+        Implementation implementation = Implementation.PTX;
         if (result.workingSet().label().equals(HOST_PAGEABLE)) {
             // Memory the CPU allocated: a figure of its own, not the device memory's ceiling.
-            entrySettings.put(CeilingRule.IMPLEMENTATION_SETTING, PTX + "-host-memory");
+            implementation = Implementation.PTX_HOST_MEMORY;
             entrySettings.put("gpu.memory", "cpu-allocated pageable (malloc), first touched by the CPU");
         }
         entrySettings.put("gpu.arrayBytes", Long.toString(result.workingSet().arrayBytes()));
         entrySettings.put("gpu.grid", result.grid() + "x" + result.threads());
         entrySettings.put("gpu.launchesPerSample", Integer.toString(result.launchesPerSample()));
-        return new BandwidthEntry(String.join("-", "gpu", kernel, type, label), kernel, type, null, null,
+        return new BandwidthEntry(String.join("-", "gpu", kernel, type, label), kernel,
+                result.kernel().pattern().orElse(null), result.kernel().pattern().isPresent()
+                && !result.kernel().measuresPattern(), type, implementation, null, null,
                 result.footprintBytes(), result.workingSet().level(),
                 Distribution.ofDurationHistogram(result.streamBytesPerPass(), result.passTimes().histogram()), null,
                 Provenance.measured("GpuSuite " + result.kernel().label() + " (PTX, CUDA events)", null,
@@ -174,7 +177,6 @@ final class GpuProfile {
     private static Map<String, String> settings(GpuRun run, Map<String, String> runSettings) {
         GpuProperties d = run.device();
         Map<String, String> settings = new TreeMap<>(runSettings);
-        settings.put(CeilingRule.IMPLEMENTATION_SETTING, PTX);
         settings.put("gpu.name", d.name());
         settings.put("gpu.computeCapability", d.computeCapability());
         settings.put("gpu.multiprocessors", Integer.toString(d.multiprocessors()));

@@ -17,8 +17,10 @@ import membound.benchmarks.results.ElementwiseResult;
 import membound.benchmarks.results.LatencyResult;
 import membound.benchmarks.results.StreamResult;
 import membound.benchmarks.sizing.CacheSizes;
+import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
-import membound.calibrator.ceiling.CeilingRule;
+import membound.calibrator.ceiling.ComputeCeilingRule;
+import membound.calibrator.ceiling.MemoryCeilingRule;
 import membound.hardware.catalog.DeviceSpec;
 import membound.hardware.catalog.PlatformSpec;
 import membound.hardware.host.Host;
@@ -156,7 +158,8 @@ final class ProfileBuilder {
         boolean unified = platform.map(PlatformSpec::unifiedMemory).orElse(false) && gpuSpec.isPresent()
                 || gpuRun.map(run -> run.device().sharesHostMemory()).orElse(false);
         Device cpu = new Device(CPU, DeviceKind.CPU, cpuName(), memory(), unified ? List.of(GPU) : List.of(),
-                bandwidth, CeilingRule.ceilings(bandwidth), scaling(bandwidth), latency, compute, tenants, operations);
+                bandwidth, MemoryCeilingRule.ceilings(bandwidth), scaling(bandwidth), latency, compute,
+                ComputeCeilingRule.ceilings(compute), tenants, operations);
         devices.add(cpu);
         if (gpuRun.isPresent()) {
             Device measured = GpuProfile.device(gpuRun.get(), unified, runSettings);
@@ -184,18 +187,19 @@ final class ProfileBuilder {
 
     private BandwidthEntry bandwidthEntry(StreamResult stream, Map<String, String> settings) {
         StreamWorkload workload = stream.workload();
-        String implementation = stream.implementation().name().toLowerCase(Locale.ROOT);
+        String implementation = stream.implementation().label();
         MemoryLevel level = level(stream.workingSetLabel(), workload);
         String id = String.join("-", workload.kernel().name().toLowerCase(Locale.ROOT),
                 workload.elementType().javaName(), implementation, workload.threads() + "t",
                 stream.workingSetLabel().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]", ""));
-        if (!CeilingRule.isAllCpus(stream.placement())) {
+        if (!MemoryCeilingRule.isAllCpus(stream.placement())) {
             // The same kernel, team size and working set is measured on each core type: the id says which.
             id += "-" + stream.placement().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9.]+", "-");
         }
-        return new BandwidthEntry(id, workload.kernel().name().toLowerCase(Locale.ROOT),
-                workload.elementType().javaName(), workload.threads(), stream.placement(), workload.footprintBytes(),
-                level,
+        StreamKernel kernel = workload.kernel();
+        return new BandwidthEntry(id, kernel.name().toLowerCase(Locale.ROOT), kernel.pattern().orElse(null),
+                kernel.pattern().isPresent() && !kernel.measuresPattern(), workload.elementType().javaName(),
+                stream.implementation(), workload.threads(), stream.placement(), workload.footprintBytes(), level,
                 Distribution.ofDurationHistogram(workload.streamBytesPerPass(), stream.passTimes().histogram()),
                 Distribution.ofDurationHistogram(workload.hardwareBytesPerPass(), stream.passTimes().histogram()),
                 Provenance.measured("StreamBenchmark " + workload.kernel().label() + " (" + implementation + ")",
@@ -320,7 +324,7 @@ final class ProfileBuilder {
     static List<ScalingCurve> scaling(List<BandwidthEntry> bandwidth) {
         Map<Integer, BandwidthEntry> byThreads = new TreeMap<>();
         for (BandwidthEntry entry : bandwidth) {
-            if (CeilingRule.isScalingPoint(entry)) {
+            if (MemoryCeilingRule.isScalingPoint(entry)) {
                 byThreads.putIfAbsent(entry.threads(), entry);
             }
         }

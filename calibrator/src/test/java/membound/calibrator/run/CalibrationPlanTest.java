@@ -21,7 +21,7 @@ import membound.calibrator.store.ProfileStore;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
 import membound.hardware.host.SystemFiles;
-import membound.calibrator.ceiling.CeilingRule;
+import membound.calibrator.ceiling.MemoryCeilingRule;
 import membound.profile.BandwidthEntry;
 import membound.profile.Distribution;
 import membound.profile.LevelCeiling;
@@ -114,7 +114,7 @@ class CalibrationPlanTest {
         BandwidthEntry x925 = triad("triad-x925", "Cortex-X925", 300e9);
         BandwidthEntry all = triad("triad-all", "all", 200e9);
 
-        List<LevelCeiling> ceilings = CeilingRule.ceilings(List.of(x925, all));
+        List<LevelCeiling> ceilings = MemoryCeilingRule.chosen(List.of(x925, all));
 
         assertEquals(1, ceilings.size());
         assertEquals(AccessPattern.TRIAD, ceilings.get(0).access());
@@ -123,8 +123,9 @@ class CalibrationPlanTest {
     }
 
     private static BandwidthEntry triad(String id, String placement, double bytesPerSecond) {
-        return new BandwidthEntry(id, "triad", "double", 20, placement, 3L << 30, MemoryLevel.DRAM,
+        return new BandwidthEntry(id, "triad", membound.vocabulary.AccessPattern.TRIAD, false, "double",
+                membound.vocabulary.Implementation.VECTOR, 20, placement, 3L << 30, MemoryLevel.DRAM,
                 Distribution.single(bytesPerSecond), null,
-                Provenance.measured("StreamBenchmark Triad (vector)", null, Map.of("param.implementation", "vector")));
+                Provenance.measured("StreamBenchmark Triad (vector)", null, Map.of()));
     }
 }

@@ -187,7 +187,7 @@ class GpuMeasurementTest {
         assertTrue(cpu.gpuStreaming() && cpu.measured().equals("cpu"));
         assertTrue(cpu.provenance().kernel().contains("while the GPU streams"), cpu.provenance().kernel());
         BandwidthEntry host = gpu.bandwidthEntry("gpu-triad-double-host-pageable").orElseThrow();
-        assertEquals("ptx-host-memory", host.provenance().settings().get("param.implementation"));
+        assertEquals(membound.vocabulary.Implementation.PTX_HOST_MEMORY, host.implementation());
         assertEquals("gpu-triad-double-dram", gpu.ceiling(MemoryLevel.DRAM, AccessPattern.TRIAD).orElseThrow()
                 .bandwidthId(), "the device memory's ceiling, though CPU-allocated memory was faster here");
     }
@@ -200,13 +200,12 @@ class GpuMeasurementTest {
         Profile profile = ProfileJson.read(ProfileJson.toJson(builder().build(List.of(), LoadReport.unmonitored(0),
                 List.of(), GpuMeasurement.Outcome.measured(run()))), "test");
         Device gpu = profile.device(ProfileBuilder.GPU).orElseThrow();
-        ComputeEntry gemm = gpu.computeCeiling(Precision.BF16, ComputeEntry.Kind.GEMM).orElseThrow();
+        ComputeEntry gemm = gpu.measuredComputeCeiling(Precision.BF16, ComputeEntry.Kind.GEMM).orElseThrow();
         assertEquals("gpu-gemm-bf16-n8192", gemm.id());
         assertEquals(8192L, gemm.matrixSize());
         double flops = 2.0 * 8192 * 8192 * 8192;
         assertEquals(flops / 11.9e-3, gemm.flopsPerSecond().median(), flops / 11.9e-3 * 1e-3, "FLOPs over the median");
         assertEquals("libcublasLt.so.13 13.0.0", gemm.provenance().settings().get("gpu.cublasLt"));
-        assertEquals("cublaslt", gemm.provenance().settings().get("param.implementation"));
         ComputeEntry product = gpu.compute().stream().filter(c -> c.kind() == ComputeEntry.Kind.PRODUCT)
                 .findFirst().orElseThrow();
         assertEquals(ProductShape.parse("16x256x64x256:nt"), product.shape());

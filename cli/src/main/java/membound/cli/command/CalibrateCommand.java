@@ -229,6 +229,9 @@ public final class CalibrateCommand implements Callable<Integer> {
         s.append(String.format(Locale.ROOT, "%-6s %-6s %14s %22s %7s  %s%n", "level", "access", "median", "p5 - p95",
                 "CV", "vs nominal"));
         for (LevelCeiling ceiling : cpu.levels()) {
+            if (ceiling.standsIn()) {
+                continue;
+            }
             var entry = cpu.bandwidthEntry(ceiling.bandwidthId()).orElseThrow();
             var d = ceiling.inHardwareBytes() ? entry.hardwareBytesPerSecond() : entry.streamBytesPerSecond();
             String ratio = profile.efficiency().bandwidth().stream()

@@ -158,7 +158,8 @@ public final class ShowCommand implements Callable<Integer> {
                 title.append(", memory shared with ").append(String.join(", ", d.unifiedMemoryWith()));
             }
             line(s, "device", title.toString());
-            for (LevelCeiling c : d.levels()) {
+            List<LevelCeiling> measuredLevels = d.levels().stream().filter(c -> !c.standsIn()).toList();
+            for (LevelCeiling c : measuredLevels) {
                 String spread = d.bandwidthEntry(c.bandwidthId() == null ? "" : c.bandwidthId())
                         .map(b -> spread(c.inHardwareBytes() ? b.hardwareBytesPerSecond() : b.streamBytesPerSecond(),
                                 Figure.BYTES_PER_SECOND)).orElse("");
@@ -167,7 +168,7 @@ public final class ShowCommand implements Callable<Integer> {
                                 && c.level() == membound.vocabulary.MemoryLevel.DRAM)
                         .map(e -> String.format(Locale.ROOT, ", %.0f%% of nominal", e.ratio() * 100))
                         .findFirst().orElse("");
-                line(s, c == d.levels().get(0) ? "  ceilings" : "", String.format(Locale.ROOT, "%-4s %-6s %12s %s%s%s",
+                line(s, c == measuredLevels.get(0) ? "  ceilings" : "", String.format(Locale.ROOT, "%-4s %-6s %12s %s%s%s",
                         c.level(), c.access(), Units.formatBandwidth(c.bytesPerSecond()), c.statistic(), spread,
                         efficiency) + " [" + source(c.provenance()) + "]");
             }

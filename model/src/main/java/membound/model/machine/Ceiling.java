@@ -7,9 +7,35 @@ import membound.vocabulary.BadInputException;
 /**
  * One ceiling (a bandwidth in bytes per second or a rate in FLOP per second) as the datasheet gives
  * it and as it was measured, each with the text that says where it came from. Either may be absent
- * (NaN, no source), not both.
+ * (NaN, no source), not both. A measured figure read from a profile also keeps which entry of the profile it is
+ * ({@code measuredEntry}), typed, so that whatever prints or exports it can point at that entry.
  */
-public record Ceiling(double datasheet, String datasheetSource, double measured, String measuredSource) {
+public record Ceiling(double datasheet, String datasheetSource, double measured, String measuredSource,
+                      ProfileEntry measuredEntry) {
+
+    /**
+     * The profile entry a measured ceiling was read from.
+     *
+     * @param profile  the profile file, as it was named
+     * @param deviceId the device of the profile
+     * @param kind     which list of the device the entry is in
+     * @param entryId  the entry's id in it (a bandwidth, compute or link id)
+     */
+    public record ProfileEntry(String profile, String deviceId, Kind kind, String entryId) {
+        /** Which list of a profile the entry is in. */
+        public enum Kind { BANDWIDTH, COMPUTE, OPERATION, LINK }
+
+        public ProfileEntry {
+            java.util.Objects.requireNonNull(profile, "profile");
+            java.util.Objects.requireNonNull(kind, "kind");
+            java.util.Objects.requireNonNull(entryId, "entryId");
+        }
+    }
+
+    /** A ceiling whose measured figure is no profile entry (a datasheet, a published figure, a what-if). */
+    public Ceiling(double datasheet, String datasheetSource, double measured, String measuredSource) {
+        this(datasheet, datasheetSource, measured, measuredSource, null);
+    }
 
     public Ceiling {
         check("datasheet", datasheet, datasheetSource);
@@ -27,12 +53,22 @@ public record Ceiling(double datasheet, String datasheetSource, double measured,
         return new Ceiling(Double.NaN, null, value, source);
     }
 
+    /** A measured figure read from a profile entry. */
+    public static Ceiling measured(double value, String source, ProfileEntry entry) {
+        return new Ceiling(Double.NaN, null, value, source, entry);
+    }
+
     public Ceiling withMeasured(double value, String source) {
         return new Ceiling(datasheet, datasheetSource, value, source);
     }
 
+    /** This ceiling with the measured figure, source and entry of {@code other}. */
+    public Ceiling withMeasuredOf(Ceiling other) {
+        return new Ceiling(datasheet, datasheetSource, other.measured, other.measuredSource, other.measuredEntry);
+    }
+
     public Ceiling withDatasheet(double value, String source) {
-        return new Ceiling(value, source, measured, measuredSource);
+        return new Ceiling(value, source, measured, measuredSource, measuredEntry);
     }
 
     public boolean hasMeasured() {
@@ -62,7 +98,7 @@ public record Ceiling(double datasheet, String datasheetSource, double measured,
     /** Both figures multiplied by {@code factor}, each source extended by {@code why}. */
     public Ceiling scaled(double factor, String why) {
         return new Ceiling(datasheet * factor, datasheetSource == null ? null : datasheetSource + "; " + why,
-                measured * factor, measuredSource == null ? null : measuredSource + "; " + why);
+                measured * factor, measuredSource == null ? null : measuredSource + "; " + why, measuredEntry);
     }
 
     private static void check(String what, double value, String source) {

@@ -38,7 +38,11 @@ public record MemoryTier(String name, long capacityBytes, Map<AccessPattern, Cei
         return new MemoryTier(name, capacityBytes, all);
     }
 
-    /** The ceiling for {@code pattern}, or for the nearest pattern this tier has. */
+    /**
+     * The ceiling for {@code pattern}, or for the nearest pattern this tier has. A profile's tiers have every pattern,
+     * as the calibrator completed them (a pattern nothing measured takes the nearest measured one, and says so), a
+     * datasheet's one figure for all; the nearest pattern serves tiers built by hand (what-ifs, tests).
+     */
     public Ceiling ceiling(AccessPattern pattern) {
         Ceiling exact = bandwidth.get(pattern);
         if (exact != null) {

@@ -15,6 +15,7 @@ import membound.hardware.catalog.LinkSpec;
 import membound.hardware.catalog.PlatformSpec;
 import membound.model.Defaults;
 import membound.profile.ComputeEntry;
+import membound.profile.FlopCeiling;
 import membound.profile.LevelCeiling;
 import membound.profile.Nominal;
 import membound.profile.OperationEntry;
@@ -175,8 +176,15 @@ final class ProfileMachines {
      * operation of that size at a rate measured on data that came from DRAM, by the pattern that level has (usually
      * only Triad). Such a level is left out, and the machine's notes say so.
      */
-    private static boolean fasterThanMainMemory(MemoryTier cache, MemoryTier dram, String origin, List<String> notes) {
-        for (Map.Entry<AccessPattern, Ceiling> entry : cache.bandwidth().entrySet()) {
+    private static boolean fasterThanMainMemory(MemoryTier cache, java.util.Set<AccessPattern> measured, MemoryTier dram,
+                                                String origin, List<String> notes) {
+        Map<AccessPattern, Ceiling> ownCeilings = new EnumMap<>(AccessPattern.class);
+        cache.bandwidth().forEach((pattern, c) -> {
+            if (measured.contains(pattern)) {
+                ownCeilings.put(pattern, c);
+            }
+        });
+        for (Map.Entry<AccessPattern, Ceiling> entry : ownCeilings.entrySet()) {
             Ceiling own = entry.getValue();
             Ceiling main = dram.bandwidth().get(entry.getKey());
             if (main == null || !own.hasMeasured() || !main.hasMeasured()
@@ -184,7 +192,7 @@ final class ProfileMachines {
                 return true;
             }
         }
-        Map.Entry<AccessPattern, Ceiling> first = cache.bandwidth().entrySet().iterator().next();
+        Map.Entry<AccessPattern, Ceiling> first = ownCeilings.entrySet().iterator().next();
         notes.add(String.format(Locale.ROOT, "%s left out: its measured %s %.1f GB/s is not above DRAM's %.1f GB/s "
                         + "(profile %s): its working set did not stay in the cache, so operations of its size run at "
                         + "main memory's rates", cache.name(), first.getKey().label(), first.getValue().measured() / 1e9,
@@ -268,19 +276,32 @@ final class ProfileMachines {
                                                 String origin, ThirdPartyFigures.Known known, List<String> notes) {
         Optional<Nominal.MemoryBandwidth> nominal = profile.nominal().memoryBandwidthOf(d.id());
         List<MemoryTier> tiers = new ArrayList<>();
+        Map<String, java.util.Set<AccessPattern>> measured = new java.util.HashMap<>();
         for (MemoryLevel level : MemoryLevel.values()) {
             Map<AccessPattern, Ceiling> patterns = levelCeilings(d, level, origin);
             if (level == MemoryLevel.DRAM && patterns.isEmpty() && known != null && known.hasMemoryAndGemm()) {
+                // No profile entry, so no stored completion: the published read figure stands in for the other
+                // patterns by the calibrator's order (MemoryCeilingRule.complete), each saying whose figure it took.
                 patterns.put(AccessPattern.READ, Ceiling.measured(known.readBytesPerSecond(), known.readSource()));
+                for (AccessPattern pattern : AccessPattern.values()) {
+                    for (AccessPattern near : pattern.fallbacks()) {
+                        Ceiling c = patterns.get(near);
+                        if (!patterns.containsKey(pattern) && c != null) {
+                            patterns.put(pattern, Ceiling.measured(c.measured(), c.measuredSource() + "; no "
+                                    + pattern.label() + " measured: the " + near.label() + " figure stands in"));
+                        }
+                    }
+                }
             }
             if (level == MemoryLevel.DRAM) {
                 MemoryTier dram = dramTier(patterns, nominal, capacity, origin, d.id());
-                tiers.removeIf(cache -> !fasterThanMainMemory(cache, dram, origin, notes));
+                tiers.removeIf(cache -> !fasterThanMainMemory(cache, measured.get(cache.name()), dram, origin, notes));
                 tiers.add(dram);
             } else if (!patterns.isEmpty()) {
                 long levelCapacity = cacheCapacity(profile, level);
                 if (levelCapacity > 0) {
                     tiers.add(new MemoryTier(level.toString(), levelCapacity, patterns));
+                    measured.put(level.toString(), ownPatterns(d, level));
                 }
             }
         }
@@ -288,45 +309,77 @@ final class ProfileMachines {
     }
 
     /**
-     * The profile's ceilings at one level, one to one by pattern (the calibrator chose them); an in-place update the
-     * profile has no figure for moves at the copy figure as it is.
+     * The profile's ceilings at one level, one to one by pattern, as the calibrator chose them: a pattern nothing
+     * measured takes another's figure where the profile says so ({@link LevelCeiling#takenFrom()}), with that one's
+     * source and the reason.
      */
     private static Map<AccessPattern, Ceiling> levelCeilings(membound.profile.Device d, MemoryLevel level,
                                                              String origin) {
-        Map<AccessPattern, Ceiling> patterns = new EnumMap<>(AccessPattern.class);
+        Map<AccessPattern, LevelCeiling> stored = new EnumMap<>(AccessPattern.class);
         for (LevelCeiling c : d.levels()) {
             if (c.level() == level) {
-                patterns.put(c.access(), Ceiling.measured(c.bytesPerSecond(), describe(c.provenance()) + ", "
-                        + c.statistic() + (c.inHardwareBytes() ? " in hardware bytes (write-allocate counted; an update "
-                        + "in place allocates nothing)" : "") + " (profile " + origin + ")"));
+                stored.put(c.access(), c);
             }
         }
-        if (!patterns.containsKey(AccessPattern.UPDATE) && patterns.containsKey(AccessPattern.COPY)) {
-            Ceiling copy = patterns.get(AccessPattern.COPY);
-            patterns.put(AccessPattern.UPDATE, Ceiling.measured(copy.measured(), copy.measuredSource()
-                    + "; no hardware-byte figure: the copy figure as it is"));
+        Map<AccessPattern, Ceiling> patterns = new EnumMap<>(AccessPattern.class);
+        for (LevelCeiling c : stored.values()) {
+            patterns.put(c.access(), Ceiling.measured(c.bytesPerSecond(), levelSource(c, stored, origin),
+                    c.bandwidthId() == null ? null : new Ceiling.ProfileEntry(origin, d.id(),
+                            Ceiling.ProfileEntry.Kind.BANDWIDTH, c.bandwidthId())));
         }
         return patterns;
     }
 
+    /** Where a stored ceiling's figure came from; for one taken from another pattern, that one's source and why. */
+    private static String levelSource(LevelCeiling c, Map<AccessPattern, LevelCeiling> level, String origin) {
+        if (!c.standsIn()) {
+            return describe(c.provenance()) + ", " + c.statistic() + (c.inHardwareBytes() ? " in hardware bytes "
+                    + "(write-allocate counted; an update in place allocates nothing)" : "") + " (profile " + origin + ")";
+        }
+        LevelCeiling from = level.get(c.takenFrom());
+        if (from == null) {
+            throw new IllegalStateException("ceiling " + c.level() + "/" + c.access() + " is taken from "
+                    + c.takenFrom() + ", which the level lacks");
+        }
+        String source = levelSource(from, level, origin);
+        if (takesTheCopyAsItIs(c, from)) {
+            return source + "; no hardware-byte figure: the copy figure as it is";
+        }
+        if (c.level() != MemoryLevel.DRAM) {
+            // A cache level's pattern is timed at its nearest measured one, by that one's own words.
+            return source;
+        }
+        return source + "; no " + c.access().label() + " measured: the " + c.takenFrom().label() + " figure stands in";
+    }
+
+    /** An update ceiling that is the level's measured copy figure as it is (no hardware-byte figure). */
+    private static boolean takesTheCopyAsItIs(LevelCeiling c, LevelCeiling from) {
+        return c.access() == AccessPattern.UPDATE && c.takenFrom() == AccessPattern.COPY && !from.standsIn();
+    }
+
     /**
-     * Main memory: a pattern the profile did not measure takes its nearest measured one, before the nominal figure is
-     * set beside each (a datasheet-only ceiling would stand in for a measurement on this basis).
+     * The patterns of a level a kernel measured, with the update taken from the measured copy as it is: what says
+     * whether a cache level held its working set ({@link #fasterThanMainMemory}).
+     */
+    private static java.util.Set<AccessPattern> ownPatterns(membound.profile.Device d, MemoryLevel level) {
+        java.util.Set<AccessPattern> own = java.util.EnumSet.noneOf(AccessPattern.class);
+        Map<AccessPattern, LevelCeiling> stored = new EnumMap<>(AccessPattern.class);
+        d.levels().stream().filter(c -> c.level() == level).forEach(c -> stored.put(c.access(), c));
+        for (LevelCeiling c : stored.values()) {
+            if (!c.standsIn() || takesTheCopyAsItIs(c, stored.get(c.takenFrom()))) {
+                own.add(c.access());
+            }
+        }
+        return own;
+    }
+
+    /**
+     * Main memory: the profile's ceilings (every pattern, as the calibrator completed them) with the nominal figure set
+     * beside each. Published third-party figures standing in for a GPU nothing measured are no profile entries: the
+     * one read figure they give stands in for every pattern, as the calibrator's completion would have it.
      */
     private static MemoryTier dramTier(Map<AccessPattern, Ceiling> patterns, Optional<Nominal.MemoryBandwidth> nominal,
                                        long capacity, String origin, String deviceId) {
-        for (AccessPattern pattern : AccessPattern.values()) {
-            if (!patterns.containsKey(pattern)) {
-                for (AccessPattern near : pattern.fallbacks()) {
-                    Ceiling c = patterns.get(near);
-                    if (c != null) {
-                        patterns.put(pattern, Ceiling.measured(c.measured(), c.measuredSource() + "; no "
-                                + pattern.label() + " measured: the " + near.label() + " figure stands in"));
-                        break;
-                    }
-                }
-            }
-        }
         if (nominal.isPresent()) {
             Nominal.MemoryBandwidth n = nominal.get();
             for (AccessPattern pattern : AccessPattern.values()) {
@@ -350,8 +403,8 @@ final class ProfileMachines {
      */
     private static ComputeCeiling computeCeiling(Profile profile, membound.profile.Device d, Precision p, String origin,
                                                  ThirdPartyFigures.Known known, List<String> notes) {
-        Optional<ComputeEntry> gemm = d.computeCeiling(p, ComputeEntry.Kind.GEMM);
-        Optional<ComputeEntry> fma = d.computeCeiling(p, ComputeEntry.Kind.FMA_PEAK);
+        Optional<FlopCeiling> gemm = d.computeCeiling(p, ComputeEntry.Kind.GEMM);
+        Optional<FlopCeiling> fma = d.computeCeiling(p, ComputeEntry.Kind.FMA_PEAK);
         Optional<Nominal.Compute> dense = profile.nominal().computeOf(d.id(), p);
         Optional<Nominal.Compute> sparse = profile.nominal().compute().stream()
                 .filter(c -> c.state() == Nominal.State.KNOWN && c.sparse() && c.deviceId().equals(d.id())
@@ -364,22 +417,24 @@ final class ProfileMachines {
             peak = Ceiling.datasheet(derived, known.derivedSource());
         }
         if (fma.isPresent()) {
-            String src = describe(fma.get().provenance()) + " FMA peak (profile " + origin + ")";
-            peak = peak == null ? Ceiling.measured(fma.get().flopsPerSecond().typical(), src)
-                    : peak.withMeasured(fma.get().flopsPerSecond().typical(), src);
+            FlopCeiling f = fma.get();
+            Ceiling measured = Ceiling.measured(f.flopsPerSecond(), describe(f.provenance()) + " FMA peak (profile "
+                    + origin + ")", computeEntry(origin, d, f));
+            peak = peak == null ? measured : peak.withMeasuredOf(measured);
         }
         Ceiling attainable = null;
         if (peak != null && peak.hasDatasheet()) {
             attainable = Ceiling.datasheet(peak.datasheet() * Defaults.GEMM_FRACTION_OF_PEAK,
                     Defaults.GEMM_FRACTION_SOURCE + " (" + peak.datasheetSource() + ")");
         }
-        Ceiling measured = measuredGemm(gemm, fma, known, p, origin);
+        Ceiling measured = gemm.map(g -> gemmCeiling(g, d, origin))
+                .orElseGet(() -> publishedGemm(known, p));
         if (measured != null) {
-            if (gemm.isEmpty() && fma.isPresent()) {
+            if (gemm.isPresent() && !gemm.get().measuredAsItIs()) {
                 notes.add(d.name() + " " + p.label() + ": " + measured.measuredSource()
                         + "; measure one with membound calibrate --quick");
             }
-            attainable = attainable == null ? measured : attainable.withMeasured(measured.measured(), measured.measuredSource());
+            attainable = attainable == null ? measured : attainable.withMeasuredOf(measured);
             if (peak == null) {
                 peak = Ceiling.measured(measured.measured(), measured.measuredSource() + "; no peak known: the GEMM rate stands in");
             }
@@ -395,24 +450,27 @@ final class ProfileMachines {
     }
 
     /**
-     * The attainable GEMM rate on the measured basis: the measured GEMM, else the measured FMA peak derated by
-     * {@link Defaults#GEMM_FRACTION_OF_FMA_PEAK} (no matrix product reaches the FMA peak), else the platform's
-     * published GEMM; null where there is none of them.
+     * The stored GEMM ceiling on the measured basis: a measured GEMM as it is, or a fraction of the FMA peak where the
+     * calibrator's rule derated one (it stores the fraction and where it comes from).
      */
-    private static Ceiling measuredGemm(Optional<ComputeEntry> gemm, Optional<ComputeEntry> fma,
-                                        ThirdPartyFigures.Known known, Precision p, String origin) {
-        if (gemm.isPresent()) {
-            ComputeEntry g = gemm.get();
-            return Ceiling.measured(g.flopsPerSecond().typical(), describe(g.provenance()) + " GEMM"
-                    + (g.matrixSize() != null ? " n=" + g.matrixSize() : "") + " (profile " + origin + ")");
+    private static Ceiling gemmCeiling(FlopCeiling g, membound.profile.Device d, String origin) {
+        if (!g.measuredAsItIs()) {
+            return Ceiling.measured(g.flopsPerSecond(), g.fractionSource() + " (" + describe(g.provenance())
+                    + " FMA peak, profile " + origin + ")", computeEntry(origin, d, g));
         }
-        if (fma.isPresent()) {
-            return Ceiling.measured(fma.get().flopsPerSecond().typical() * Defaults.GEMM_FRACTION_OF_FMA_PEAK,
-                    Defaults.GEMM_FRACTION_OF_FMA_SOURCE + " (" + describe(fma.get().provenance()) + " FMA peak, profile "
-                            + origin + ")");
-        }
+        Long order = d.computeEntry(g.computeId()).map(ComputeEntry::matrixSize).orElse(null);
+        return Ceiling.measured(g.flopsPerSecond(), describe(g.provenance()) + " GEMM"
+                + (order != null ? " n=" + order : "") + " (profile " + origin + ")", computeEntry(origin, d, g));
+    }
+
+    /** A platform's published GEMM rate, standing in on the measured basis for a GPU nothing measured; else null. */
+    private static Ceiling publishedGemm(ThirdPartyFigures.Known known, Precision p) {
         Double published = known == null ? null : known.gemmFlopsPerSecond().get(p);
         return published == null ? null : Ceiling.measured(published, known.gemmSource());
+    }
+
+    private static Ceiling.ProfileEntry computeEntry(String origin, membound.profile.Device d, FlopCeiling c) {
+        return new Ceiling.ProfileEntry(origin, d.id(), Ceiling.ProfileEntry.Kind.COMPUTE, c.computeId());
     }
 
     /** The measured products of one precision. */

@@ -118,10 +118,18 @@ class MachinesTest {
         ComputeCeiling withGemm = measured.device().computeFor(Precision.FP32);
         assertTrue(withGemm.attainableGemm().measuredSource().contains("GEMM n="), withGemm.attainableGemm().measuredSource());
 
+        // The calibrator's rule stores a GEMM ceiling at a fraction of the FMA peak where no GEMM was measured; the
+        // model reads it as it is, and says so.
         membound.profile.Device cpu = example.device("cpu").orElseThrow();
-        Machine noGemm = Machines.fromProfile(example.withDevice(cpu.withCompute(cpu.compute().stream()
-                .filter(c -> c.kind() != membound.profile.ComputeEntry.Kind.GEMM).toList())), "example", "cpu",
-                Overrides.NONE);
+        List<membound.profile.ComputeEntry> noGemms = cpu.compute().stream()
+                .filter(c -> c.kind() != membound.profile.ComputeEntry.Kind.GEMM).toList();
+        membound.profile.ComputeEntry fma = noGemms.stream().filter(c -> c.kind()
+                == membound.profile.ComputeEntry.Kind.FMA_PEAK && c.precision() == Precision.FP32).findFirst().orElseThrow();
+        List<membound.profile.FlopCeiling> stored = List.of(membound.profile.FlopCeiling.of(fma),
+                membound.profile.FlopCeiling.fractionOf(fma, membound.profile.ComputeEntry.Kind.GEMM, 0.514,
+                        "no GEMM measured: 0.514 x the measured FMA peak, the median GEMM/FMA ratio of 29 fit rows"));
+        Machine noGemm = Machines.fromProfile(example.withDevice(cpu.withComputeCeilings(stored).withCompute(noGemms)),
+                "example", "cpu", Overrides.NONE);
         ComputeCeiling derated = noGemm.device().computeFor(Precision.FP32);
         assertEquals(0.514 * derated.peakDense().measured(), derated.attainableGemm().measured(), 1e-3,
                 "a GEMM at the fitted fraction of the FMA peak, never at the peak itself");
@@ -152,8 +160,12 @@ class MachinesTest {
                 "no fill measured: the copy figure stands in");
 
         membound.profile.Device cpu = example.device("cpu").orElseThrow();
-        List<membound.profile.LevelCeiling> levels = new java.util.ArrayList<>(cpu.levels());
-        membound.profile.LevelCeiling triad = levels.get(levels.size() - 1);
+        // A measured Fill in place of the write ceiling the copy's figure stood in for.
+        List<membound.profile.LevelCeiling> levels = new java.util.ArrayList<>(cpu.levels().stream()
+                .filter(l -> !(l.level() == membound.vocabulary.MemoryLevel.DRAM && l.access() == AccessPattern.WRITE))
+                .toList());
+        membound.profile.LevelCeiling triad = cpu.ceiling(membound.vocabulary.MemoryLevel.DRAM, AccessPattern.TRIAD)
+                .orElseThrow();
         levels.add(new membound.profile.LevelCeiling(membound.vocabulary.MemoryLevel.DRAM, membound.vocabulary.AccessPattern.WRITE,
                 81e9, triad.statistic(), null, triad.provenance()));
         Machine withFill = Machines.fromProfile(example.withDevice(cpu.withLevels(levels)), "example", "cpu",
@@ -168,6 +180,7 @@ class MachinesTest {
         membound.profile.Device cpu = example.device("cpu").orElseThrow();
         // As on a VM whose CPUID reports a socket's L3: the "L3" working set ran from DRAM (112 GB/s triad there).
         List<membound.profile.LevelCeiling> levels = cpu.levels().stream()
+                .filter(l -> l.level() != membound.vocabulary.MemoryLevel.L3 || !l.standsIn())
                 .map(l -> l.level() == membound.vocabulary.MemoryLevel.L3 ? new membound.profile.LevelCeiling(l.level(),
                         l.access(), 118e9, l.statistic(), l.bandwidthId(), l.provenance()) : l)
                 .toList();
@@ -179,6 +192,7 @@ class MachinesTest {
 
         // 10% faster than DRAM is still within what noise makes of the same memory; 25% faster is a cache.
         List<membound.profile.LevelCeiling> faster = cpu.levels().stream()
+                .filter(l -> l.level() != membound.vocabulary.MemoryLevel.L3 || !l.standsIn())
                 .map(l -> l.level() == membound.vocabulary.MemoryLevel.L3 ? new membound.profile.LevelCeiling(l.level(),
                         l.access(), 140e9, l.statistic(), l.bandwidthId(), l.provenance()) : l)
                 .toList();

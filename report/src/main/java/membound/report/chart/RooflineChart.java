@@ -367,7 +367,7 @@ public final class RooflineChart {
         Map<membound.vocabulary.Precision, Paint> colors = new EnumMap<>(membound.vocabulary.Precision.class);
         for (membound.vocabulary.Precision p : membound.vocabulary.Precision.values()) {
             for (ComputeEntry.Kind kind : ComputeEntry.Kind.CEILINGS) {
-                Optional<ComputeEntry> entry = device.computeCeiling(p, kind);
+                Optional<ComputeEntry> entry = device.measuredComputeCeiling(p, kind);
                 if (entry.isEmpty()) {
                     continue;
                 }
@@ -394,7 +394,7 @@ public final class RooflineChart {
     }
 
     private static String statistic(ComputeEntry e) {
-        return e.flopsPerSecond().median() != null ? "median" : e.flopsPerSecond().mean() != null ? "mean" : "best";
+        return e.flopsPerSecond().typicalStatistic().label();
     }
 
     static Color levelColor(MemoryLevel level) {

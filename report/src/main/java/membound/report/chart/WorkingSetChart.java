@@ -150,7 +150,7 @@ public final class WorkingSetChart {
     }
 
     static String statistic(Distribution d) {
-        return d.median() != null ? "median" : d.mean() != null ? "mean" : "best";
+        return d.typicalStatistic().label();
     }
 
     /**

@@ -246,7 +246,7 @@ public final class IndexPage {
             }
             for (membound.vocabulary.Precision precision : membound.vocabulary.Precision.values()) {
                 for (ComputeEntry.Kind kind : ComputeEntry.Kind.CEILINGS) {
-                    device.computeCeiling(precision, kind).ifPresent(e -> row(h,
+                    device.measuredComputeCeiling(precision, kind).ifPresent(e -> row(h,
                             precision + " " + (kind == ComputeEntry.Kind.GEMM ? "GEMM" : "FMA peak") + ", "
                                     + statistic(e.flopsPerSecond()),
                             Units.formatFlops(e.flopsPerSecond().typical()),
@@ -283,11 +283,11 @@ public final class IndexPage {
     }
 
     private static String statistic(LevelCeiling c) {
-        return c.statistic();
+        return c.statistic().label();
     }
 
     private static String statistic(Distribution d) {
-        return d.median() != null ? "median" : d.mean() != null ? "mean" : "best";
+        return d.typicalStatistic().label();
     }
 
     private static String spread(Device device, LevelCeiling c) {

@@ -84,7 +84,7 @@ class RooflineChartTest {
     void shouldAddNoRoofWhenTheModelUsedTheProfilesOwn() {
         Profile profile = ProfileJson.read(Reports.exampleProfile());
         Device cpu = profile.device("cpu").orElseThrow();
-        double profileGemm = cpu.computeCeiling(membound.vocabulary.Precision.FP32, membound.profile.ComputeEntry.Kind.GEMM)
+        double profileGemm = cpu.measuredComputeCeiling(membound.vocabulary.Precision.FP32, membound.profile.ComputeEntry.Kind.GEMM)
                 .orElseThrow().flopsPerSecond().typical();
         Figure f = RooflineChart.of(profile, cpu, run(List.of(gemm(profileGemm), elementwise()),
                 List.of(new CeilingLine("fp32 GEMM", profileGemm, "FLOP/s", "the profile"))));
@@ -95,7 +95,7 @@ class RooflineChartTest {
     void shouldLeaveOutARooflineWithNoRoof() {
         Profile profile = ProfileJson.read(Reports.exampleProfile());
         Device cpu = profile.device("cpu").orElseThrow();
-        Figure f = RooflineChart.of(profile, cpu.withCompute(List.of()), null);
+        Figure f = RooflineChart.of(profile, cpu.withComputeCeilings(List.of()).withCompute(List.of()), null);
         assertTrue(f instanceof Figure.Omitted o && o.reason().contains("no compute ceiling"), f.toString());
     }
 }

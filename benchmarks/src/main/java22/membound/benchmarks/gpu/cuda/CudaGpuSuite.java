@@ -21,11 +21,11 @@ import membound.benchmarks.gpu.GpuSuite;
 import membound.benchmarks.gpu.GpuUnavailableException;
 import membound.benchmarks.results.PassTimes;
 import membound.benchmarks.stream.ElementType;
-import membound.benchmarks.stream.Implementation;
 import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamSlice;
 import membound.benchmarks.stream.StreamValidationException;
 import membound.benchmarks.stream.StreamValues;
+import membound.vocabulary.Implementation;
 import membound.vocabulary.MemoryLevel;
 import membound.vocabulary.units.Units;
 

@@ -1,4 +1,4 @@
-package membound.model;
+package membound.calibrator.ceiling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,13 +17,14 @@ import membound.profile.ProfileJson;
 import membound.vocabulary.Precision;
 
 /**
- * Refits {@link Defaults#GEMM_FRACTION_OF_FMA_PEAK} from its rows and checks it on the rows held out from the fit;
+ * Refits {@link ComputeCeilingRule#GEMM_FRACTION_OF_FMA_PEAK} from its rows and checks it on the rows held out from the fit;
  * each row is checked against the profile it was read from, where that profile is in the repository.
  */
 class GemmEfficiencyFitTest {
 
     private static final Path ROWS = Path.of("src", "test", "resources", "gemm-vs-fma.csv");
-    private static final Path PROFILES = Path.of("..", "results", "profiles");
+    /** The profiles the rows were read from: membound calibrations of a 2-vCPU AMD EPYC VM, kept as test data. */
+    private static final Path PROFILES = Path.of("src", "test", "resources", "measured-profiles");
 
     record Row(String profile, String device, Precision precision, int n, int threads, double gemm, double fma,
                boolean fit) {
@@ -39,16 +40,16 @@ class GemmEfficiencyFitTest {
         List<Row> heldOut = rows.stream().filter(r -> !r.fit()).toList();
         assertEquals(29, fit.size());
         assertEquals(14, heldOut.size());
-        assertEquals(median(fit), Defaults.GEMM_FRACTION_OF_FMA_PEAK, 5e-4, "refit the constant and its documentation");
+        assertEquals(median(fit), ComputeCeilingRule.GEMM_FRACTION_OF_FMA_PEAK, 5e-4, "refit the constant and its documentation");
 
         List<Double> derated = new ArrayList<>();
         List<Double> bare = new ArrayList<>();
         for (Row r : heldOut) {
-            derated.add(Math.abs(Defaults.GEMM_FRACTION_OF_FMA_PEAK * r.fma() / r.gemm() - 1));
+            derated.add(Math.abs(ComputeCeilingRule.GEMM_FRACTION_OF_FMA_PEAK * r.fma() / r.gemm() - 1));
             bare.add(Math.abs(r.fma() / r.gemm() - 1));
         }
         System.out.printf("GEMM from FMA peak, %d held-out rows: median |error| %.1f%% derated by %.3f, %.1f%% bare%n",
-                heldOut.size(), 100 * median(derated), Defaults.GEMM_FRACTION_OF_FMA_PEAK, 100 * median(bare));
+                heldOut.size(), 100 * median(derated), ComputeCeilingRule.GEMM_FRACTION_OF_FMA_PEAK, 100 * median(bare));
         assertEquals(0.060, median(derated), 0.0005, "the held-out error the documentation states");
         assertTrue(median(derated) < median(bare) / 10, "the derating must beat taking the FMA peak as a GEMM rate");
     }

@@ -1,0 +1,107 @@
+package membound.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import membound.profile.ComputeEntry;
+import membound.profile.Device;
+import membound.profile.FlopCeiling;
+import membound.profile.LevelCeiling;
+import membound.profile.Profile;
+import membound.profile.ProfileJson;
+import membound.vocabulary.AccessPattern;
+import membound.vocabulary.MemoryLevel;
+import membound.vocabulary.Precision;
+
+/**
+ * The walk of docs/architecture.md, in the code: what the calibrator stores as a ceiling is, bit for bit, the figure
+ * {@code predict} prints as that ceiling, for memory and for compute, on a calibration made here and on the GPU
+ * fixture, and each printed ceiling names the profile it came from.
+ */
+class DataWalkTest {
+
+    @TempDir
+    Path dir;
+
+    private static JsonNode predict(String... args) throws Exception {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = Membound.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        assertEquals(0, status, err.toString());
+        return new ObjectMapper().readTree(out.toString());
+    }
+
+    private static double printed(JsonNode prediction, String ceiling) {
+        for (JsonNode c : prediction.path("measuredCeilings")) {
+            if (c.path("ceiling").asText().equals(ceiling)) {
+                return c.path("value").doubleValue();
+            }
+        }
+        throw new AssertionError("predict printed no '" + ceiling + "': " + prediction.path("measuredCeilings"));
+    }
+
+    @Test
+    void aCalibratedDramCeilingAndGemmCeilingArePrintedAsTheProfileStoresThem() throws Exception {
+        System.setProperty("membound.calibrationLock", dir.resolve("calibration.lock").toString());
+        try {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            int status = Membound.run(new String[] {"calibrate", "--smoke", "--profiles-dir", dir.toString()},
+                    new PrintWriter(out, true), new PrintWriter(err, true));
+            assertEquals(0, status, out + "\n" + err);
+        } finally {
+            System.clearProperty("membound.calibrationLock");
+        }
+        Path file;
+        try (Stream<Path> files = Files.list(dir)) {
+            file = files.filter(f -> f.toString().endsWith(".json") && !f.toString().endsWith(".jmh.json"))
+                    .findFirst().orElseThrow();
+        }
+        Device cpu = ProfileJson.read(file).device("cpu").orElseThrow();
+        JsonNode prediction = predict("predict", "--model", "gpt2", "--profile", file.toString(), "--precision", "fp32",
+                "--format", "json");
+        for (AccessPattern pattern : AccessPattern.values()) {
+            LevelCeiling stored = cpu.levels().stream().filter(c -> c.level() == MemoryLevel.DRAM
+                    && c.access() == pattern).findFirst().orElseThrow(() -> new AssertionError("no DRAM " + pattern));
+            assertEquals(stored.bytesPerSecond(), printed(prediction, "DRAM " + pattern.label() + " bandwidth"),
+                    0.0, "DRAM " + pattern + ", bit for bit");
+        }
+        FlopCeiling gemm = cpu.computeCeiling(Precision.FP32, ComputeEntry.Kind.GEMM).orElseThrow();
+        assertEquals(gemm.flopsPerSecond(), printed(prediction, "fp32 GEMM"), 0.0, "the GEMM ceiling, bit for bit");
+        for (JsonNode c : prediction.path("measuredCeilings")) {
+            if (c.path("ceiling").asText().startsWith("DRAM")) {
+                assertTrue(c.path("source").asText().contains("(profile " + file + ")"), c.toString());
+            }
+        }
+    }
+
+    @Test
+    void theGpuFixturesStoredGemmCeilingIsTheOnePredictPrints() throws Exception {
+        Path file = TestProfiles.root().resolve("results/profiles/examples/dgx-spark-gpu-published.json");
+        Profile profile = ProfileJson.read(file);
+        Device gpu = profile.device("gpu").orElseThrow();
+        JsonNode prediction = predict("predict", "--model", "llama-3.1-8b", "--profile", file.toString(), "--format",
+                "json");
+        for (Precision precision : List.of(Precision.BF16)) {
+            FlopCeiling stored = gpu.computeCeiling(precision, ComputeEntry.Kind.GEMM).orElseThrow();
+            assertEquals(stored.flopsPerSecond(), printed(prediction, precision.label() + " GEMM"), 0.0,
+                    precision + " GEMM, bit for bit");
+        }
+        LevelCeiling read = gpu.levels().stream().filter(c -> c.level() == MemoryLevel.DRAM
+                && c.access() == AccessPattern.READ).findFirst().orElseThrow();
+        assertEquals(read.bytesPerSecond(), printed(prediction, "DRAM read bandwidth"), 0.0);
+    }
+}
