@@ -74,7 +74,7 @@ class ArchitectureRulesTest {
             "hardware/src/main/java/membound/hardware/host/SystemFiles.java",
             "hardware/src/main/java/membound/hardware/host/LoadMonitor.java",
             "hardware/src/main/java/membound/hardware/host/JavaFacts.java",
-            "benchmarks/src/main/java/membound/benchmarks/placement/CpuBinding.java");
+            "kernels/src/main/java/membound/benchmarks/placement/CpuBinding.java");
 
     @Test
     void shouldReadEveryFileAUserNamesThroughInputFiles() throws IOException {

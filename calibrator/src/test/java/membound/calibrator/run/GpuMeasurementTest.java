@@ -52,7 +52,7 @@ import membound.vocabulary.units.Units;
  * What calibrate makes of the GPU suite: the one line and the flag where it cannot run, an error with
  * {@code --gpu required}, and the profile's gpu device from a run. The run here is built from the suite's own
  * records with pass times chosen for the test (no GPU in CI); the real suite's error paths are tested against the
- * driver library in the benchmarks module.
+ * driver library in the gpu-suite module.
  */
 class GpuMeasurementTest {
 

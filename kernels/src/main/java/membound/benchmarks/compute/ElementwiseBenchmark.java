@@ -22,7 +22,6 @@ import membound.benchmarks.jvm.ForkFlags;
 import membound.benchmarks.placement.CpuBinding;
 import membound.benchmarks.sizing.Threads;
 import membound.benchmarks.team.ThreadTeam;
-import membound.benchmarks.training.Elementwise;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.RowOperation;
 

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import membound.benchmarks.compute.Elementwise;
 import membound.benchmarks.compute.Matmul.View;
 import membound.benchmarks.compute.Matmul;
 import membound.vocabulary.BadInputException;

@@ -1,4 +1,4 @@
-package membound.benchmarks.training;
+package membound.benchmarks.compute;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
+import membound.benchmarks.compute.Elementwise;
+
 class MlpTrainingTest {
 
     /** Wider than two vector tiles, so the products and passes run their vector loops as well as their tails. */

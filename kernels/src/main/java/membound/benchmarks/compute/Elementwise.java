@@ -1,4 +1,4 @@
-package membound.benchmarks.training;
+package membound.benchmarks.compute;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
@@ -18,7 +18,8 @@ import jdk.incubator.vector.VectorSpecies;
  */
 public final class Elementwise {
 
-    static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
+    /** The vector shape of every pass; the training workloads size their tiles by it. */
+    public static final VectorSpecies<Float> SPECIES = FloatVector.SPECIES_PREFERRED;
 
     /** sqrt(2/π), of the tanh approximation of GELU (Hendrycks and Gimpel 2016), as GPT-2 uses it. */
     static final float GELU_C = 0.7978845608f;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
+import membound.benchmarks.compute.Elementwise;
 import membound.vocabulary.BadInputException;
 
 class TransformerTrainingTest {

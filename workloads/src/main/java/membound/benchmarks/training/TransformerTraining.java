@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import membound.benchmarks.compute.Elementwise;
 import membound.benchmarks.compute.Matmul;
 import membound.benchmarks.compute.Matmul.View;
 
