@@ -4,25 +4,21 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.EnumSet;
 
 import membound.benchmarks.stream.ElementType;
 import membound.benchmarks.stream.Implementation;
 import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamRun;
 import membound.benchmarks.stream.StreamWorkload;
+import membound.benchmarks.tenant.TenantProtocol.Command;
 
 /**
  * One tenant of a shared-bandwidth measurement ({@code membound calibrate --tenants K}): a JVM of its own with
- * its own arrays and team, as another user's job on the same machine is. It builds a {@link StreamRun}, prints
- * {@code ready}, then answers one command a line on stdin with one line on stdout:
- * <ul>
- *   <li>{@code run <millis>}: runs passes back to back for that long and answers
- *       {@code done <passes> <nanos> <nanos> ...}, each pass's time;</li>
- *   <li>{@code check}: checks every array against STREAM's closed form, answers {@code done} or
- *       {@code error <message>};</li>
- *   <li>{@code quit}.</li>
- * </ul>
- * A tenant exits when its stdin closes, so a parent that dies takes its tenants with it.
+ * its own arrays and team, as another user's job on the same machine is. It builds a {@link StreamRun}, then
+ * speaks {@link TenantProtocol}: {@code run <millis>} runs passes back to back for that long and answers each
+ * pass's time in nanoseconds; {@code check} checks every array against STREAM's closed form; {@code quit}.
  *
  * <p>Usage: {@code java --add-modules=jdk.incubator.vector -cp <classpath> membound.benchmarks.tenant.StreamTenantMain
  * <kernel> <double|float> <arrayBytes> <threads>}.
@@ -42,36 +38,27 @@ public final class StreamTenantMain {
                 Long.parseLong(args[2]), Integer.parseInt(args[3]));
         try (StreamRun run = StreamRun.start(workload, Implementation.VECTOR);
              BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-            out.println("ready");
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                String[] command = line.trim().split("\\s+");
-                try {
-                    switch (command[0]) {
-                        case "run" -> out.println(run(run, Long.parseLong(command[1])));
-                        case "check" -> {
-                            run.check();
-                            out.println("done");
-                        }
-                        case "quit" -> {
-                            return;
-                        }
-                        default -> out.println("error command must be run <millis>, check or quit: command=" + line);
-                    }
-                } catch (RuntimeException e) {
-                    out.println("error " + String.valueOf(e.getMessage()).replace('\n', ' '));
+            TenantProtocol.serve(in, out, EnumSet.of(Command.RUN, Command.CHECK, Command.QUIT), request -> {
+                if (request.command() == Command.RUN) {
+                    return passes(run, request.millis());
                 }
-            }
+                run.check();
+                return new long[0];
+            });
         }
     }
 
-    private static String run(StreamRun run, long millis) {
-        StringBuilder answer = new StringBuilder();
+    /** Each pass's nanoseconds, passes back to back for {@code millis} (at least one pass). */
+    private static long[] passes(StreamRun run, long millis) {
+        long[] nanos = new long[64];
         long until = System.nanoTime() + millis * 1_000_000L;
         int passes = 0;
         do {
-            answer.append(' ').append(run.pass());
-            passes++;
+            if (passes == nanos.length) {
+                nanos = Arrays.copyOf(nanos, 2 * passes);
+            }
+            nanos[passes++] = run.pass();
         } while (System.nanoTime() < until);
-        return "done " + passes + answer;
+        return Arrays.copyOf(nanos, passes);
     }
 }

@@ -4,13 +4,15 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+
+import membound.benchmarks.tenant.TenantProtocol;
+import membound.benchmarks.tenant.TenantProtocol.Command;
 
 /**
- * One tenant of {@link TenantsBenchmark}: a JVM of its own that builds an {@link OptimizerStep} and then runs
- * what its parent asks, one command a line on stdin, answering one line on stdout: {@code step} (answers
- * {@code done <nanos>}), {@code reset}, {@code check} (answer {@code done 0}, or {@code error <message>}),
- * {@code quit}. It prints {@code ready} once its arrays are built and exits when stdin closes, so a parent
- * that dies takes its tenants with it.
+ * One tenant of {@link TenantsBenchmark}: a JVM of its own that builds an {@link OptimizerStep}, then speaks
+ * {@link TenantProtocol}: {@code step} answers the step's nanoseconds, {@code reset} and {@code check} answer
+ * nothing (or the check's error), {@code quit}.
  *
  * <p>Usage: {@code java --add-modules=jdk.incubator.vector -cp <classpath> membound.benchmarks.training.TenantMain
  * <parameters> <threads>}.
@@ -29,28 +31,19 @@ public final class TenantMain {
         try (OptimizerStep optimizer = new OptimizerStep(Long.parseLong(args[0]), Integer.parseInt(args[1]),
                 AdamWSettings.DEFAULTS);
              BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
-            out.println("ready");
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                try {
-                    switch (line.trim()) {
-                        case "step" -> out.println("done " + optimizer.step());
-                        case "reset" -> {
+            TenantProtocol.serve(in, out, EnumSet.of(Command.STEP, Command.RESET, Command.CHECK, Command.QUIT),
+                    request -> switch (request.command()) {
+                        case STEP -> new long[] {optimizer.step()};
+                        case RESET -> {
                             optimizer.reset();
-                            out.println("done 0");
+                            yield new long[0];
                         }
-                        case "check" -> {
+                        case CHECK -> {
                             optimizer.check();
-                            out.println("done 0");
+                            yield new long[0];
                         }
-                        case "quit" -> {
-                            return;
-                        }
-                        default -> out.println("error command must be step, reset, check or quit: command=" + line);
-                    }
-                } catch (RuntimeException e) {
-                    out.println("error " + String.valueOf(e.getMessage()).replace('\n', ' '));
-                }
-            }
+                        case RUN, QUIT -> throw new IllegalStateException("served by the protocol: " + request);
+                    });
         }
     }
 }

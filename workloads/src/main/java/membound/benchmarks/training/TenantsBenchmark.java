@@ -1,12 +1,7 @@
 package membound.benchmarks.training;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +22,10 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import membound.benchmarks.jvm.ForkFlags;
+import membound.benchmarks.tenant.TenantConnection;
+import membound.benchmarks.tenant.TenantProtocol.Command;
+import membound.benchmarks.tenant.TenantProtocol.Request;
+import membound.benchmarks.tenant.TenantProtocol.TenantFailedException;
 import membound.vocabulary.BadInputException;
 
 /**
@@ -65,36 +64,7 @@ public class TenantsBenchmark {
     /** Heap beyond a tenant's arrays: the JIT, the collector and the JVM's own needs. */
     static final long TENANT_HEAP_HEADROOM_BYTES = 256L << 20;
 
-    private final List<Tenant> running = new ArrayList<>();
-
-    /** One child JVM and its command pipe. */
-    private static final class Tenant {
-        final Process process;
-        final Writer commands;
-        final BufferedReader answers;
-
-        Tenant(Process process) {
-            this.process = process;
-            this.commands = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            this.answers = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        }
-
-        void send(String command) throws IOException {
-            commands.write(command + "\n");
-            commands.flush();
-        }
-
-        long answer(int index, String command) throws IOException {
-            String line = answers.readLine();
-            if (line == null) {
-                throw new IllegalStateException("tenant " + index + " exited during '" + command + "'");
-            }
-            if (!line.startsWith("done ")) {
-                throw new IllegalStateException("tenant " + index + " failed '" + command + "': " + line);
-            }
-            return Long.parseLong(line.substring("done ".length()).trim());
-        }
-    }
+    private final List<TenantConnection> running = new ArrayList<>();
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
@@ -105,12 +75,13 @@ public class TenantsBenchmark {
         for (int t = 0; t < tenants; t++) {
             ProcessBuilder builder = new ProcessBuilder(command(parameters, threads));
             builder.redirectError(ProcessBuilder.Redirect.INHERIT);
-            running.add(new Tenant(builder.start()));
+            running.add(new TenantConnection(builder.start(), () -> "its stderr is above"));
         }
         for (int t = 0; t < running.size(); t++) {
-            String line = running.get(t).answers.readLine();
-            if (!"ready".equals(line)) {
-                throw new IllegalStateException("tenant " + (t + 1) + " did not start: " + line);
+            try {
+                running.get(t).awaitReady();
+            } catch (IOException e) {
+                throw new IllegalStateException("tenant " + (t + 1) + " did not start: " + e.getMessage(), e);
             }
         }
     }
@@ -148,12 +119,12 @@ public class TenantsBenchmark {
 
     @Setup(Level.Iteration)
     public void reset() throws IOException {
-        everyTenant("reset");
+        everyTenant(Command.RESET);
     }
 
     @Benchmark
     public long step() throws IOException {
-        long[] nanos = everyTenant("step");
+        long[] nanos = everyTenant(Command.STEP);
         TenantStepTimes.record(nanos);
         long slowest = 0;
         for (long n : nanos) {
@@ -164,34 +135,35 @@ public class TenantsBenchmark {
 
     @TearDown(Level.Iteration)
     public void check() throws IOException {
-        everyTenant("check");
+        everyTenant(Command.CHECK);
     }
 
-    /** Sends {@code command} to every tenant (so they start together), then collects every answer. */
-    private long[] everyTenant(String command) throws IOException {
-        for (Tenant tenant : running) {
-            tenant.send(command);
+    /**
+     * Sends {@code command} to every tenant (so they start together), then collects every answer: the first value of
+     * each (a step's nanoseconds), 0 for a command that answers none.
+     */
+    private long[] everyTenant(Command command) throws IOException {
+        Request request = Request.of(command);
+        for (TenantConnection tenant : running) {
+            tenant.send(request);
         }
         long[] answers = new long[running.size()];
         for (int t = 0; t < running.size(); t++) {
-            answers[t] = running.get(t).answer(t + 1, command);
+            try {
+                long[] values = running.get(t).answer(request);
+                answers[t] = values.length > 0 ? values[0] : 0;
+            } catch (IOException | TenantFailedException e) {
+                throw new IllegalStateException("tenant " + (t + 1) + " failed '" + request.line() + "': "
+                        + e.getMessage(), e);
+            }
         }
         return answers;
     }
 
     @TearDown(Level.Trial)
-    public void tearDown() throws InterruptedException {
-        for (Tenant tenant : running) {
-            try {
-                tenant.send("quit");
-            } catch (IOException e) {
-                // already gone
-            }
-        }
-        for (Tenant tenant : running) {
-            if (!tenant.process.waitFor(10, TimeUnit.SECONDS)) {
-                tenant.process.destroyForcibly();
-            }
+    public void tearDown() {
+        for (TenantConnection tenant : running) {
+            tenant.close();
         }
         running.clear();
     }
