@@ -2,7 +2,9 @@ package membound.benchmarks.training;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -58,9 +60,22 @@ public class MlpBenchmark {
     private MlpTraining mlp;
     private final LossTrace losses = new LossTrace("MLP training");
 
+    /** The seed of the weights and of the batch, the same in every run. */
+    static final long SEED = 42;
+
     @Setup(Level.Trial)
     public void setUp() {
-        mlp = new MlpTraining(parseWidths(widths), batch, Threads.resolve(threads), AdamWSettings.DEFAULTS, 42, true);
+        mlp = workload(widths, batch, threads);
+    }
+
+    private static MlpTraining workload(String widths, int batch, String threads) {
+        return new MlpTraining(parseWidths(widths), batch, Threads.resolve(threads), AdamWSettings.DEFAULTS, SEED, true);
+    }
+
+    /** The workload of a trial with these parameters ({@code threads} absent: every cpu), outside JMH. */
+    static MlpTraining workload(Function<String, String> param) {
+        return workload(param.apply("widths"), Integer.parseInt(param.apply("batch")),
+                Objects.requireNonNullElse(param.apply("threads"), "all"));
     }
 
     @Benchmark

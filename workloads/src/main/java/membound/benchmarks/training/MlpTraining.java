@@ -24,7 +24,7 @@ import membound.vocabulary.BadInputException;
  * <p>Parameters, gradients and moments are single flat arrays (one optimizer pass covers every layer, as
  * fused optimizers and flat-parameter buffers do); a layer's weight matrix is a view into them.
  */
-public final class MlpTraining implements AutoCloseable {
+public final class MlpTraining implements TrainingWorkload {
 
     private final int[] widths;
     private final int batch;
@@ -129,6 +129,7 @@ public final class MlpTraining implements AutoCloseable {
     }
 
     /** One training step: forward, backward, AdamW. Returns the loss before the update. */
+    @Override
     public double step() {
         double loss = forward();
         backward();
@@ -157,11 +158,13 @@ public final class MlpTraining implements AutoCloseable {
     }
 
     /** Records the time of every phase under the model's operation names from now on (see {@link #phaseNanos}). */
+    @Override
     public void timePhases(boolean on) {
         workers.timePhases(on);
     }
 
     /** Nanoseconds per operation since {@link #timePhases} started, summed over the steps. */
+    @Override
     public Map<String, Long> phaseNanos() {
         return workers.phaseNanos();
     }

@@ -1,7 +1,9 @@
 package membound.benchmarks.training;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -58,7 +60,17 @@ public class OptimizerBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        optimizer = new OptimizerStep(parameters, Threads.resolve(threads), AdamWSettings.DEFAULTS);
+        optimizer = workload(parameters, threads);
+    }
+
+    private static OptimizerStep workload(long parameters, String threads) {
+        return new OptimizerStep(parameters, Threads.resolve(threads), AdamWSettings.DEFAULTS);
+    }
+
+    /** The workload of a trial with these parameters ({@code threads} absent: every cpu), outside JMH. */
+    static OptimizerStep workload(Function<String, String> param) {
+        return workload(Long.parseLong(param.apply("parameters")),
+                Objects.requireNonNullElse(param.apply("threads"), "all"));
     }
 
     @Setup(Level.Iteration)
@@ -67,7 +79,7 @@ public class OptimizerBenchmark {
     }
 
     @Benchmark
-    public long step() {
+    public double step() {
         return optimizer.step();
     }
 

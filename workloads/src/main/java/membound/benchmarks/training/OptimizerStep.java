@@ -22,7 +22,7 @@ import membound.vocabulary.BadInputException;
  * restores the starting values, so the moments never decay towards subnormal floats (whose arithmetic is
  * much slower on x86) over the few hundred steps of a measurement.
  */
-public final class OptimizerStep implements AutoCloseable {
+public final class OptimizerStep implements TrainingWorkload {
 
     /** Leading elements of thread 0's slice that {@link #check} replays with the scalar twins. */
     static final int CHECKED_ELEMENTS = 4099;
@@ -34,6 +34,7 @@ public final class OptimizerStep implements AutoCloseable {
     private float[][] shadow;
     private long step;
     private double lastGradientNorm;
+    private long lastStepNanos;
     private java.util.Map<String, Long> phaseNanos;
 
     /** One thread's parameters and their optimizer state. */
@@ -107,8 +108,14 @@ public final class OptimizerStep implements AutoCloseable {
         return lastGradientNorm;
     }
 
-    /** One optimizer step; returns its wall time in nanoseconds (the three passes). */
-    public long step() {
+    /** Wall time of the last step in nanoseconds (its three passes). */
+    public long lastStepNanos() {
+        return lastStepNanos;
+    }
+
+    /** One optimizer step; returns the global gradient norm it clipped with ({@link #lastStepNanos} its time). */
+    @Override
+    public double step() {
         long start = System.nanoTime();
         team.run(slice -> slice.sumOfSquares = AdamW.sumOfSquares(slice.g, 0, slice.g.length));
         double sum = 0;
@@ -128,7 +135,8 @@ public final class OptimizerStep implements AutoCloseable {
             phaseNanos.merge(UPDATE, updated - normed, Long::sum);
             phaseNanos.merge(ZERO, end - updated, Long::sum);
         }
-        return end - start;
+        lastStepNanos = end - start;
+        return lastGradientNorm;
     }
 
     /** The model's names for the three passes. */
@@ -137,13 +145,21 @@ public final class OptimizerStep implements AutoCloseable {
     static final String ZERO = "zero gradients";
 
     /** Records the time of each pass under the model's operation names from now on (off: stops). */
+    @Override
     public void timePhases(boolean on) {
         phaseNanos = on ? new java.util.LinkedHashMap<>() : null;
     }
 
     /** Nanoseconds per pass since {@link #timePhases} started, summed over the steps. */
+    @Override
     public java.util.Map<String, Long> phaseNanos() {
         return phaseNanos == null ? java.util.Map.of() : new java.util.LinkedHashMap<>(phaseNanos);
+    }
+
+    /** {@link #reset}. */
+    @Override
+    public void restart() {
+        reset();
     }
 
     /** Back to the starting values and step 0 (each thread refills its own slice). */

@@ -33,7 +33,10 @@ public final class TenantMain {
              BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
             TenantProtocol.serve(in, out, EnumSet.of(Command.STEP, Command.RESET, Command.CHECK, Command.QUIT),
                     request -> switch (request.command()) {
-                        case STEP -> new long[] {optimizer.step()};
+                        case STEP -> {
+                            optimizer.step();
+                            yield new long[] {optimizer.lastStepNanos()};
+                        }
                         case RESET -> {
                             optimizer.reset();
                             yield new long[0];

@@ -1,7 +1,9 @@
 package membound.benchmarks.training;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -54,10 +56,22 @@ public class TransformerBenchmark {
     private TransformerTraining transformer;
     private final LossTrace losses = new LossTrace("transformer training");
 
+    /** The seed of the weights and of the batch, the same in every run. */
+    static final long SEED = 42;
+
     @Setup(Level.Trial)
     public void setUp() {
-        transformer = new TransformerTraining(TransformerShape.parse(shape), Threads.resolve(threads),
-                AdamWSettings.DEFAULTS, 42, true);
+        transformer = workload(shape, threads);
+    }
+
+    private static TransformerTraining workload(String shape, String threads) {
+        return new TransformerTraining(TransformerShape.parse(shape), Threads.resolve(threads), AdamWSettings.DEFAULTS,
+                SEED, true);
+    }
+
+    /** The workload of a trial with these parameters ({@code threads} absent: every cpu), outside JMH. */
+    static TransformerTraining workload(Function<String, String> param) {
+        return workload(param.apply("shape"), Objects.requireNonNullElse(param.apply("threads"), "all"));
     }
 
     @Benchmark

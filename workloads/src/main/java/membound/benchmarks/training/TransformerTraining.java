@@ -22,7 +22,7 @@ import membound.benchmarks.compute.Matmul.View;
  * read back: a mix of compute-bound products and memory-bound passes, which is what this workload is for.
  * The operations and their names are those of the model's {@code TransformerPass} with FlashAttention off.
  */
-public final class TransformerTraining implements AutoCloseable {
+public final class TransformerTraining implements TrainingWorkload {
 
     static final float NORM_EPSILON = 1e-5f;
 
@@ -194,6 +194,7 @@ public final class TransformerTraining implements AutoCloseable {
     }
 
     /** One training step: forward, backward, AdamW. Returns the loss before the update. */
+    @Override
     public double step() {
         double loss = forward();
         backward();
@@ -222,11 +223,13 @@ public final class TransformerTraining implements AutoCloseable {
     }
 
     /** Records the time of every phase under the model's operation names from now on. */
+    @Override
     public void timePhases(boolean on) {
         workers.timePhases(on);
     }
 
     /** Nanoseconds per operation since {@link #timePhases} started, summed over the steps. */
+    @Override
     public Map<String, Long> phaseNanos() {
         return workers.phaseNanos();
     }
