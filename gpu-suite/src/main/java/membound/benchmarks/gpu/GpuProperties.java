@@ -4,7 +4,7 @@ package membound.benchmarks.gpu;
  * What the driver says about the device, read from its attributes: the provenance of every GPU figure.
  *
  * @param name                    the device's name ({@code NVIDIA H200}, {@code NVIDIA GB10})
- * @param computeCapability       major.minor ({@code 9.0}, {@code 12.1})
+ * @param capability              the compute capability ({@code 9.0}, {@code 12.1})
  * @param multiprocessors         SMs
  * @param maxThreadsPerMultiprocessor resident threads per SM: with {@link #multiprocessors} the grid that fills it
  * @param l2Bytes                 the L2 cache
@@ -19,11 +19,16 @@ package membound.benchmarks.gpu;
  * @param concurrentManagedAccess CPU and GPU may touch managed memory at once
  * @param driverCudaVersion       the CUDA version the driver supports ({@code cuDriverGetVersion}: 12080 for 12.8)
  */
-public record GpuProperties(String name, String computeCapability, int multiprocessors,
+public record GpuProperties(String name, ComputeCapability capability, int multiprocessors,
                             int maxThreadsPerMultiprocessor, long l2Bytes, long memoryBytes, int memoryBusWidthBits,
                             long memoryClockKhz, long smClockKhz, boolean integrated, boolean unifiedAddressing,
                             boolean pageableMemoryAccess, boolean pageableUsesHostPageTables,
                             boolean concurrentManagedAccess, int driverCudaVersion) {
+
+    /** The compute capability as NVIDIA writes it, {@code major.minor}. */
+    public String computeCapability() {
+        return capability.toString();
+    }
 
     /** The driver's CUDA version as people write it: 12080 is {@code 12.8}. */
     public String driverCudaVersionText() {

@@ -1,17 +1,20 @@
 package membound.benchmarks.gpu;
 
-import java.lang.reflect.InvocationTargetException;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 
 /**
- * Finds the GPU suite: its implementation calls the CUDA driver through the FFM API, final in JDK 22, and is built
- * only by a JDK 22 or newer ({@code benchmarks/pom.xml}, profile {@code gpu-suite}). On an older runtime, or from a
- * build made on one, it says so in one line.
+ * Finds the GPU suite, a {@link ServiceLoader} provider of {@link GpuSuite}: its implementation calls the CUDA driver
+ * through the FFM API, final in JDK 22, and it and its service entry are built only by a JDK 22 or newer
+ * ({@code gpu-suite/pom.xml}, profile {@code gpu-suite}). On an older runtime, or from a build made on one, it says
+ * so in one line.
  */
 public final class GpuSuites {
 
     /** The first JDK whose FFM API ({@code java.lang.foreign}) the suite uses. */
     public static final int MINIMUM_JDK = 22;
 
+    /** The provider a JDK 22+ build lists in {@code META-INF/services}. */
     static final String IMPLEMENTATION = "membound.benchmarks.gpu.cuda.CudaGpuSuite";
 
     private GpuSuites() {
@@ -29,14 +32,14 @@ public final class GpuSuites {
                     + "calls the CUDA driver): this is JDK " + feature, null);
         }
         try {
-            return (GpuSuite) Class.forName(IMPLEMENTATION).getDeclaredConstructor().newInstance();
-        } catch (ClassNotFoundException | LinkageError e) {
-            throw new GpuUnavailableException("this build has no GPU suite (" + IMPLEMENTATION + " is missing: it was "
-                    + "built on a JDK older than " + MINIMUM_JDK + "); rebuild with JDK " + MINIMUM_JDK + " or newer",
-                    null, e);
-        } catch (NoSuchMethodException | InstantiationException | IllegalAccessException
-                 | InvocationTargetException e) {
-            throw new IllegalStateException("cannot construct " + IMPLEMENTATION + ": " + e, e);
+            return ServiceLoader.load(GpuSuite.class, GpuSuites.class.getClassLoader()).findFirst()
+                    .orElseThrow(() -> new GpuUnavailableException("this build has no GPU suite (no provider of "
+                            + GpuSuite.class.getName() + ", such as " + IMPLEMENTATION + ": it was built on a JDK older "
+                            + "than " + MINIMUM_JDK + "); rebuild with JDK " + MINIMUM_JDK + " or newer", null));
+        } catch (ServiceConfigurationError e) {
+            throw new GpuUnavailableException("this build has no GPU suite this runtime can load (" + IMPLEMENTATION
+                    + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + "); rebuild with JDK "
+                    + MINIMUM_JDK + " or newer", null, e);
         }
     }
 }

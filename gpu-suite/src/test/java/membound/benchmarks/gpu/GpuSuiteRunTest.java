@@ -83,7 +83,7 @@ class GpuSuiteRunTest {
 
     @Test
     void theTablePrintsEveryFigureAndWhatWasNotMeasured() {
-        GpuProperties h200 = new GpuProperties("NVIDIA H200", "9.0", 132, 2048, 50 * Units.MIB, 150_000_000_000L, 6144,
+        GpuProperties h200 = new GpuProperties("NVIDIA H200", new ComputeCapability(9, 0), 132, 2048, 50 * Units.MIB, 150_000_000_000L, 6144,
                 2_619_000, 1_980_000, false, true, false, false, true, 12080);
         GpuPlan.WorkingSetSize dram = new GpuPlan.WorkingSetSize("DRAM", Units.GIB, MemoryLevel.DRAM);
         GpuRun run = new GpuRun(h200, GpuPlan.of(false, 3), List.of(new GpuStreamResult(StreamKernel.TRIAD,

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import membound.benchmarks.gpu.ComputeCapability;
 import membound.benchmarks.gpu.GpuGemmPlan;
 import membound.benchmarks.gpu.GpuGemmResult;
 import membound.benchmarks.gpu.GpuUnavailableException;
@@ -55,23 +56,24 @@ final class CudaGemm {
 
     /** How one precision is asked of cuBLASLt. */
     enum Format {
-        FP32(Precision.FP32, CublasLt.CUDA_R_32F, CublasLt.COMPUTE_32F, 32, "7.0", 0),
-        TF32(Precision.TF32, CublasLt.CUDA_R_32F, CublasLt.COMPUTE_32F_FAST_TF32, 32, "8.0", 110000),
-        BF16(Precision.BF16, CublasLt.CUDA_R_16BF, CublasLt.COMPUTE_32F, 16, "8.0", 110000),
-        FP16(Precision.FP16, CublasLt.CUDA_R_16F, CublasLt.COMPUTE_32F, 16, "7.0", 0),
-        FP8(Precision.FP8, CublasLt.CUDA_R_8F_E4M3, CublasLt.COMPUTE_32F, 8, "8.9", 110800),
-        FP4(Precision.FP4, CublasLt.CUDA_R_4F_E2M1, CublasLt.COMPUTE_32F, 4, "10.0", 120800);
+        FP32(Precision.FP32, CublasLt.CUDA_R_32F, CublasLt.COMPUTE_32F, 32, new ComputeCapability(7, 0), 0),
+        TF32(Precision.TF32, CublasLt.CUDA_R_32F, CublasLt.COMPUTE_32F_FAST_TF32, 32, new ComputeCapability(8, 0),
+                110000),
+        BF16(Precision.BF16, CublasLt.CUDA_R_16BF, CublasLt.COMPUTE_32F, 16, new ComputeCapability(8, 0), 110000),
+        FP16(Precision.FP16, CublasLt.CUDA_R_16F, CublasLt.COMPUTE_32F, 16, new ComputeCapability(7, 0), 0),
+        FP8(Precision.FP8, CublasLt.CUDA_R_8F_E4M3, CublasLt.COMPUTE_32F, 8, new ComputeCapability(8, 9), 110800),
+        FP4(Precision.FP4, CublasLt.CUDA_R_4F_E2M1, CublasLt.COMPUTE_32F, 4, new ComputeCapability(10, 0), 120800);
 
         final Precision precision;
         final int dataType;
         final int computeType;
         final int bits;
         /** The least compute capability with tensor-core kernels for it. */
-        final String minimumCapability;
+        final ComputeCapability minimumCapability;
         /** The least cuBLASLt version ({@code cublasLtGetVersion}) that has it. */
         final long minimumVersion;
 
-        Format(Precision precision, int dataType, int computeType, int bits, String minimumCapability,
+        Format(Precision precision, int dataType, int computeType, int bits, ComputeCapability minimumCapability,
                long minimumVersion) {
             this.precision = precision;
             this.dataType = dataType;
@@ -100,8 +102,8 @@ final class CudaGemm {
         }
 
         /** Why this device or library cannot run it, or null where it can. */
-        String unsupported(String computeCapability, long libraryVersion) {
-            if (compareCapability(computeCapability, minimumCapability) < 0) {
+        String unsupported(ComputeCapability computeCapability, long libraryVersion) {
+            if (!computeCapability.atLeast(minimumCapability)) {
                 return "compute capability " + computeCapability + " has no " + precision.label() + " tensor-core "
                         + "GEMM (it needs " + minimumCapability + ")";
             }
@@ -111,15 +113,6 @@ final class CudaGemm {
             }
             return null;
         }
-    }
-
-    /** Compares {@code major.minor} versions numerically: 10.0 is after 9.0. */
-    static int compareCapability(String left, String right) {
-        String[] l = left.split("\\.");
-        String[] r = right.split("\\.");
-        int major = Integer.compare(Integer.parseInt(l[0]), Integer.parseInt(r[0]));
-        return major != 0 ? major : Integer.compare(Integer.parseInt(l.length > 1 ? l[1] : "0"),
-                Integer.parseInt(r.length > 1 ? r[1] : "0"));
     }
 
     /** The integer in [-2, 2] at a position of operand {@code seed}; pairs along k agree (FP4 packs two a byte). */
@@ -146,12 +139,12 @@ final class CudaGemm {
 
     private final CudaCalls cuda;
     private final CublasLt lt;
-    private final String computeCapability;
+    private final ComputeCapability computeCapability;
     private final MemorySegment start;
     private final MemorySegment end;
     private final List<String> notMeasured = new ArrayList<>();
 
-    CudaGemm(CudaCalls cuda, CublasLt lt, String computeCapability, MemorySegment start, MemorySegment end) {
+    CudaGemm(CudaCalls cuda, CublasLt lt, ComputeCapability computeCapability, MemorySegment start, MemorySegment end) {
         this.cuda = cuda;
         this.lt = lt;
         this.computeCapability = computeCapability;

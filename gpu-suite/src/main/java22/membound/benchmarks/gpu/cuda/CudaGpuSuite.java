@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import membound.benchmarks.gpu.ComputeCapability;
 import membound.benchmarks.gpu.GpuCopyResult;
 import membound.benchmarks.gpu.GpuGemmResult;
 import membound.benchmarks.gpu.GpuPlan;
@@ -70,8 +71,8 @@ public final class CudaGpuSuite implements GpuSuite {
 
     static GpuProperties properties(CudaCalls cuda, int device) {
         return new GpuProperties(cuda.deviceName(device),
-                cuda.attribute(device, CudaDriver.COMPUTE_CAPABILITY_MAJOR) + "."
-                        + cuda.attribute(device, CudaDriver.COMPUTE_CAPABILITY_MINOR),
+                new ComputeCapability(cuda.attribute(device, CudaDriver.COMPUTE_CAPABILITY_MAJOR),
+                        cuda.attribute(device, CudaDriver.COMPUTE_CAPABILITY_MINOR)),
                 cuda.attribute(device, CudaDriver.MULTIPROCESSOR_COUNT),
                 cuda.attribute(device, CudaDriver.MAX_THREADS_PER_MULTIPROCESSOR),
                 cuda.attribute(device, CudaDriver.L2_CACHE_SIZE),
@@ -127,7 +128,7 @@ public final class CudaGpuSuite implements GpuSuite {
             if (!plan.gemm().precisions().isEmpty()) {
                 try (CublasLt lt = CublasLt.load()) {
                     library = lt.library() + " " + CublasLt.versionText(lt.version());
-                    CudaGemm gemms = new CudaGemm(cuda, lt, device.computeCapability(), start, end);
+                    CudaGemm gemms = new CudaGemm(cuda, lt, device.capability(), start, end);
                     gemm = gemms.measure(plan.gemm());
                     notMeasured.addAll(gemms.notMeasured());
                 } catch (GpuUnavailableException e) {

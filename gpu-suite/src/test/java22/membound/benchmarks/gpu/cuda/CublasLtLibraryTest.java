@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import membound.benchmarks.gpu.ComputeCapability;
 import membound.vocabulary.ProductShape;
 
 /**
@@ -141,7 +142,7 @@ class CublasLtLibraryTest {
     @ParameterizedTest
     @EnumSource(CudaGemm.Format.class)
     void eachGemmIsDescribedAsTheProductItMeasures(CudaGemm.Format format) {
-        String why = format.unsupported("12.1", lt.version());
+        String why = format.unsupported(new ComputeCapability(12, 1), lt.version());
         if (why != null) {
             // The version gate keeps the suite from asking: this library would refuse the attribute.
             assertEquals(CudaGemm.Format.FP4, format, why);

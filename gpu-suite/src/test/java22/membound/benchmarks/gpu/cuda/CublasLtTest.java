@@ -20,6 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
+import membound.benchmarks.gpu.ComputeCapability;
 import membound.benchmarks.gpu.GpuUnavailableException;
 import membound.vocabulary.ProductShape;
 
@@ -70,17 +71,19 @@ class CublasLtTest {
     void eachDeviceGetsThePrecisionsItsTensorCoresHave() {
         long cuda13 = 130000;
         // H200 (9.0): no FP4; A100 (8.0): no FP8; GB10 (12.1) and B200 (10.0): everything.
-        assertTrue(CudaGemm.Format.FP4.unsupported("9.0", cuda13).startsWith("compute capability 9.0 has no fp4"));
-        assertNull(CudaGemm.Format.FP8.unsupported("9.0", cuda13));
-        assertTrue(CudaGemm.Format.FP8.unsupported("8.0", cuda13).contains("it needs 8.9"));
-        assertNull(CudaGemm.Format.FP8.unsupported("8.9", cuda13));
+        assertTrue(CudaGemm.Format.FP4.unsupported(new ComputeCapability(9, 0), cuda13).startsWith("compute capability 9.0 has no fp4"));
+        assertNull(CudaGemm.Format.FP8.unsupported(new ComputeCapability(9, 0), cuda13));
+        assertTrue(CudaGemm.Format.FP8.unsupported(new ComputeCapability(8, 0), cuda13).contains("it needs 8.9"));
+        assertNull(CudaGemm.Format.FP8.unsupported(new ComputeCapability(8, 9), cuda13));
         for (CudaGemm.Format format : CudaGemm.Format.values()) {
-            assertNull(format.unsupported("12.1", cuda13), format.name());
-            assertNull(format.unsupported("10.0", cuda13), format.name());
+            assertNull(format.unsupported(new ComputeCapability(12, 1), cuda13), format.name());
+            assertNull(format.unsupported(new ComputeCapability(10, 0), cuda13), format.name());
         }
         assertEquals("cuBLASLt 12.4.5 has no fp4 GEMM (it needs 12.8.0)",
-                CudaGemm.Format.FP4.unsupported("12.1", 120405));
-        assertTrue(CudaGemm.compareCapability("10.0", "9.0") > 0, "compared as numbers, not text");
+                CudaGemm.Format.FP4.unsupported(new ComputeCapability(12, 1), 120405));
+        assertTrue(new ComputeCapability(10, 0).atLeast(new ComputeCapability(9, 0)), "compared as numbers, not text");
+        assertTrue(new ComputeCapability(12, 1).compareTo(new ComputeCapability(12, 0)) > 0);
+        assertEquals("12.1", new ComputeCapability(12, 1).toString());
     }
 
     @Test
