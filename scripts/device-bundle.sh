@@ -43,6 +43,9 @@ jar=$here/cli/target/membound.jar
 "$jdk/bin/jar" tf "$jar" | grep -q '^membound/benchmarks/gpu/cuda/CudaGpuSuite.class$' || {
   echo "device-bundle: $jar has no GPU suite (membound/benchmarks/gpu/cuda/CudaGpuSuite.class): it was built on a JDK older than 22" >&2
   exit 1; }
+"$jdk/bin/jar" tf "$jar" | grep -q '^META-INF/services/membound.benchmarks.gpu.GpuSuite$' || {
+  echo "device-bundle: $jar does not list the GPU suite in META-INF/services/membound.benchmarks.gpu.GpuSuite (GpuSuites finds it there)" >&2
+  exit 1; }
 
 rm -rf "$out"
 mkdir -p "$out"

@@ -93,8 +93,8 @@ say "arm64 JVM under $("$qemu" --version | head -1), -cpu $qemu_cpu"
 # 4. The kernels' correctness tests and host detection, on the emulated JVM, classes from the x86 build.
 #    Excluded: tests tagged "fork", which start a JVM by its own path (an arm64 binary the kernel cannot exec
 #    here); the smoke calibration below forks through the wrapper instead.
-say "tests on aarch64: hardware (host detection), benchmarks (kernels, team, placement)"
-mvn -B -ntp -pl hardware,benchmarks -am test -Djvm="$wrapper" -DexcludedGroups=fork \
+say "tests on aarch64: hardware (host detection), kernels, workloads, suite, gpu-suite, benchmarks (kernels, team, placement)"
+mvn -B -ntp -pl hardware,kernels,workloads,suite,gpu-suite,benchmarks -am test -Djvm="$wrapper" -DexcludedGroups=fork \
   -Dmembound.expectVectorBits=128 -Dsurefire.printSummary=true 2>&1 | tee /tmp/membound-aarch64-tests.log \
   | grep -E 'Tests run:|Vector API on|FAIL|ERROR' | grep -v -- '-- in ' | head -40
 status=${PIPESTATUS[0]}

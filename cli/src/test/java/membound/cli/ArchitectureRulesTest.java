@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -19,10 +18,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rules that keep the architecture easy to see, over the repository's own sources: every shared word is declared
- * once, in the vocabulary module, and passed as that type (no enum re-declared in a module and bridged by name);
- * and the path of a DRAM figure from the kernel to the roofline, as docs/architecture.md lists it, is at most nine
- * hops through methods that exist.
+ * The rules about text, over the repository's sources and docs (the import rules are {@link ModuleRulesTest}'s, on the
+ * byte code): every shared word is declared once, in the vocabulary module, and passed as that type (no enum
+ * re-declared in a module, no {@code valueOf(x.name())} bridge written in a source, src/main/java22 included); and
+ * the path of a DRAM figure from the kernel to the roofline, as the table in docs/architecture.md lists it, is at
+ * most nine hops through methods that exist.
  */
 class ArchitectureRulesTest {
 
@@ -60,37 +60,6 @@ class ArchitectureRulesTest {
         assertEquals(List.of(), bridges, "pass the vocabulary's type instead of bridging enums by name");
     }
 
-    /** Opening a file to read it, other than through {@code InputFiles}. */
-    private static final Pattern DIRECT_READ = Pattern.compile("Files\\.(readAllBytes|readString|readAllLines"
-            + "|newBufferedReader|newInputStream|lines)\\(|new FileInputStream|new FileReader|FileChannel\\.open\\(");
-    /**
-     * What may open files itself: the one reader, the atomic writer, the lock, and the readers of the system's own
-     * files ({@code /proc}, {@code /sys}), which no user names.
-     */
-    private static final Set<String> OWN_READERS = Set.of(
-            "vocabulary/src/main/java/membound/vocabulary/files/InputFiles.java",
-            "vocabulary/src/main/java/membound/vocabulary/files/AtomicFiles.java",
-            "calibrator/src/main/java/membound/calibrator/run/CalibrationLock.java",
-            "hardware/src/main/java/membound/hardware/host/SystemFiles.java",
-            "hardware/src/main/java/membound/hardware/host/LoadMonitor.java",
-            "hardware/src/main/java/membound/hardware/host/JavaFacts.java",
-            "benchmarks/src/main/java/membound/benchmarks/placement/CpuBinding.java");
-
-    @Test
-    void shouldReadEveryFileAUserNamesThroughInputFiles() throws IOException {
-        Path root = TestProfiles.root();
-        List<String> direct = new ArrayList<>();
-        for (Path file : mainSources(root)) {
-            String where = root.relativize(file).toString().replace('\\', '/');
-            Matcher m = DIRECT_READ.matcher(Files.readString(file, StandardCharsets.UTF_8));
-            if (m.find() && !OWN_READERS.contains(where)) {
-                direct.add(where + ": " + m.group());
-            }
-        }
-        assertEquals(List.of(), direct, "read a file through membound.vocabulary.files.InputFiles (regular files only, "
-                + "size-limited, one-line errors)");
-    }
-
     @Test
     void shouldWalkADramFigureFromTheKernelToTheRooflineInAtMostNineHops() throws Exception {
         List<String> lines = Files.readAllLines(TestProfiles.root().resolve("docs/architecture.md"));
@@ -117,10 +86,12 @@ class ArchitectureRulesTest {
         List<Path> files = new ArrayList<>();
         try (Stream<Path> modules = Files.list(root)) {
             for (Path module : modules.sorted().toList()) {
-                Path sources = module.resolve("src/main/java");
-                if (Files.isDirectory(sources)) {
-                    try (Stream<Path> walk = Files.walk(sources)) {
-                        walk.filter(p -> p.toString().endsWith(".java")).sorted().forEach(files::add);
+                for (String sourceSet : List.of("src/main/java", "src/main/java22")) {
+                    Path sources = module.resolve(sourceSet);
+                    if (Files.isDirectory(sources)) {
+                        try (Stream<Path> walk = Files.walk(sources)) {
+                            walk.filter(p -> p.toString().endsWith(".java")).sorted().forEach(files::add);
+                        }
                     }
                 }
             }

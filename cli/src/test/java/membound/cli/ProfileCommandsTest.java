@@ -377,7 +377,7 @@ class ProfileCommandsTest {
     /** The CPU device with no bandwidth figures and no other device sharing its memory. */
     private static membound.profile.Device bareCpu(membound.profile.Device d) {
         return new membound.profile.Device(d.id(), d.kind(), d.name(), d.memory(), List.of(), List.of(), List.of(),
-                List.of(), d.latency(), d.compute(), List.of(), List.of());
+                List.of(), d.latency(), d.compute(), d.computeCeilings(), List.of(), List.of());
     }
 
     private static JsonNode row(Run run, String key) throws IOException {

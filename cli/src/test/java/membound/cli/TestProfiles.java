@@ -72,8 +72,8 @@ final class TestProfiles {
         Device cpu = p.device("cpu").orElseThrow();
         List<BandwidthEntry> entries = new ArrayList<>();
         for (BandwidthEntry b : cpu.bandwidth()) {
-            entries.add(b.level() != MemoryLevel.DRAM ? b : new BandwidthEntry(b.id(), b.kernel(), b.elementType(),
-                    b.threads(), b.placement(), b.workingSetBytes(), b.level(), scale(b.streamBytesPerSecond(), factor),
+            entries.add(b.level() != MemoryLevel.DRAM ? b : new BandwidthEntry(b.id(), b.kernel(), b.pattern(),
+                    b.standsIn(), b.elementType(), b.implementation(), b.threads(), b.placement(), b.workingSetBytes(), b.level(), scale(b.streamBytesPerSecond(), factor),
                     b.hardwareBytesPerSecond() == null ? null : scale(b.hardwareBytesPerSecond(), factor),
                     b.provenance()));
         }

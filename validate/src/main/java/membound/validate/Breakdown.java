@@ -4,17 +4,11 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
+import java.util.Optional;
 
 import org.openjdk.jmh.results.RunResult;
 
-import membound.benchmarks.sizing.Threads;
-import membound.benchmarks.training.AdamWSettings;
-import membound.benchmarks.training.MlpBenchmark;
-import membound.benchmarks.training.MlpTraining;
-import membound.benchmarks.training.OptimizerStep;
-import membound.benchmarks.training.TransformerShape;
-import membound.benchmarks.training.TransformerTraining;
+import membound.benchmarks.training.TrainingWorkload;
 
 /**
  * Every operation of a workload timed alone: the workload runs in this JVM (plain Java, no JMH) with the same
@@ -29,7 +23,23 @@ final class Breakdown {
     static final double WARMUP_SECONDS = 3;
     static final double TIMED_SECONDS = 3;
 
+    /** Steps between restarts, as a benchmark iteration restarts the optimizer ({@link TrainingWorkload#restart}). */
+    static final int STEPS_PER_RESTART = 20;
+
     private Breakdown() {
+    }
+
+    /** What timing a workload's phases gives: the steps timed and each operation's nanoseconds over all of them. */
+    record Phases(long steps, Map<String, Long> nanos) {
+        Phases {
+            nanos = Map.copyOf(nanos);
+        }
+
+        /** Seconds per step of {@code operation}; null if the workload has no phase of that name. */
+        Double secondsPerStep(String operation) {
+            Long total = nanos.get(operation);
+            return total == null ? null : total / 1e9 / steps;
+        }
     }
 
     static List<ValidationReport.Row> addMeasuredOperations(List<ValidationReport.Row> rows, List<RunResult> results,
@@ -37,83 +47,62 @@ final class Breakdown {
         List<ValidationReport.Row> withOperations = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             ValidationReport.Row row = rows.get(i);
-            Map<String, Long> phases = measure(row.workload(), results.get(i), progress);
-            if (phases == null) {
+            Optional<Phases> phases = measure(row.workload(), results.get(i), progress);
+            if (phases.isEmpty()) {
                 withOperations.add(row);
                 continue;
             }
-            long steps = phases.remove(STEPS);
             List<ValidationReport.OperationRow> operations = new ArrayList<>();
             for (ValidationReport.OperationRow operation : row.operations()) {
-                Long nanos = phases.get(operation.name());
                 operations.add(new ValidationReport.OperationRow(operation.name(), operation.bound(),
-                        operation.predictedSeconds(), nanos == null ? null : nanos / 1e9 / steps));
+                        operation.predictedSeconds(), phases.get().secondsPerStep(operation.name())));
             }
             withOperations.add(row.withOperations(operations));
         }
         return withOperations;
     }
 
-    private static final String STEPS = "\u0000steps";
-
-    /** The phases of the workload's steps, summed, and the step count under {@link #STEPS}; null if not timed alone. */
-    private static Map<String, Long> measure(ReferenceWorkload workload, RunResult result, PrintWriter progress) {
-        var params = result.getParams();
-        int threads = Threads.resolve(params.getParam("threads") == null ? "all" : params.getParam("threads"));
+    /** The phases of the workload's steps as its benchmark built it; empty if it cannot be timed alone. */
+    private static Optional<Phases> measure(ReferenceWorkload workload, RunResult result, PrintWriter progress) {
         progress.print("timing each operation of the " + workload.label() + " alone ");
         progress.flush();
-        Map<String, Long> phases;
-        switch (workload) {
-            case OPTIMIZER -> {
-                try (OptimizerStep optimizer = new OptimizerStep(Long.parseLong(params.getParam("parameters")), threads,
-                        AdamWSettings.DEFAULTS)) {
-                    phases = run(() -> {
-                        optimizer.step();
-                        if (optimizer.steps() >= 20) {
-                            optimizer.reset();
-                        }
-                        return true;
-                    }, optimizer::timePhases, optimizer::phaseNanos, progress);
-                }
-            }
-            case MLP -> {
-                try (MlpTraining mlp = new MlpTraining(MlpBenchmark.parseWidths(params.getParam("widths")),
-                        Integer.parseInt(params.getParam("batch")), threads, AdamWSettings.DEFAULTS, 42, true)) {
-                    phases = run(() -> Double.isFinite(mlp.step()), mlp::timePhases, mlp::phaseNanos, progress);
-                }
-            }
-            case TRANSFORMER -> {
-                try (TransformerTraining transformer = new TransformerTraining(
-                        TransformerShape.parse(params.getParam("shape")), threads, AdamWSettings.DEFAULTS, 42, true)) {
-                    phases = run(() -> Double.isFinite(transformer.step()), transformer::timePhases,
-                            transformer::phaseNanos, progress);
-                }
-            }
-            default -> {
-                progress.println("(not timed alone: its tenants are processes of their own)");
-                return null;
-            }
+        Optional<TrainingWorkload> alone = TrainingWorkload.of(result.getParams());
+        if (alone.isEmpty()) {
+            progress.println("(not timed alone: its tenants are processes of their own)");
+            return Optional.empty();
         }
+        try (TrainingWorkload training = alone.get()) {
+            return Optional.of(run(training, WARMUP_SECONDS, TIMED_SECONDS, progress));
+        }
+    }
+
+    /** Steps for {@code warmupSeconds}, then at least three timed steps for {@code timedSeconds}. */
+    static Phases run(TrainingWorkload workload, double warmupSeconds, double timedSeconds, PrintWriter progress) {
+        long steps = 0;
+        long until = System.nanoTime() + (long) (warmupSeconds * 1e9);
+        while (System.nanoTime() < until) {
+            steps = step(workload, steps);
+        }
+        workload.timePhases(true);
+        long timed = 0;
+        until = System.nanoTime() + (long) (timedSeconds * 1e9);
+        while (System.nanoTime() < until || timed < 3) {
+            steps = step(workload, steps);
+            timed++;
+        }
+        Phases phases = new Phases(timed, workload.phaseNanos());
+        workload.timePhases(false);
+        progress.println(timed + " steps");
         return phases;
     }
 
-    private static Map<String, Long> run(BooleanSupplier step, java.util.function.Consumer<Boolean> timePhases,
-            java.util.function.Supplier<Map<String, Long>> phaseNanos, PrintWriter progress) {
-        long until = System.nanoTime() + (long) (WARMUP_SECONDS * 1e9);
-        while (System.nanoTime() < until) {
-            step.getAsBoolean();
+    /** One step, and a restart after every {@link #STEPS_PER_RESTART}; returns the steps since the last restart. */
+    private static long step(TrainingWorkload workload, long sinceRestart) {
+        workload.step();
+        if (sinceRestart + 1 >= STEPS_PER_RESTART) {
+            workload.restart();
+            return 0;
         }
-        timePhases.accept(true);
-        long steps = 0;
-        until = System.nanoTime() + (long) (TIMED_SECONDS * 1e9);
-        while (System.nanoTime() < until || steps < 3) {
-            step.getAsBoolean();
-            steps++;
-        }
-        Map<String, Long> phases = new java.util.LinkedHashMap<>(phaseNanos.get());
-        timePhases.accept(false);
-        phases.put(STEPS, steps);
-        progress.println(steps + " steps");
-        return phases;
+        return sinceRestart + 1;
     }
 }

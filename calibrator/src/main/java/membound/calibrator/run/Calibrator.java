@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 import org.openjdk.jmh.results.RunResult;
@@ -44,53 +45,186 @@ import membound.vocabulary.units.Units;
 public final class Calibrator {
 
     /**
-     * What to calibrate.
-     *
-     * @param platform a catalog id to use instead of the detected platform, if given
-     * @param nominalBandwidth a nominal memory bandwidth such as {@code 273GB/s}, if given
-     * @param pin bind each benchmark thread to one cpu ({@code --pin})
-     * @param coreTypes on a host with several core types, measure each on its own as well as all together
-     * @param jvm the java that runs the benchmark forks, if not this one ({@code --jvm}: another JDK, or a
-     *        wrapper such as CI's emulated aarch64 java)
+     * What to calibrate: {@code Request.builder(mode, store).pin(true).tenants(4).build()}. Unset, a request has
+     * the platform detected, the nominal bandwidth from the catalog, huge pages, no pinning, each core type
+     * measured, forks on this JVM's java, no tenants curve and the GPU measured where it can be.
      */
-    public record Request(CalibrationMode mode, Optional<String> platform, Optional<String> nominalBandwidth,
-            boolean hugePages, ProfileStore store, String commandLine, String memboundVersion, boolean pin,
-            boolean coreTypes, Optional<String> jvm, int tenants, GpuPolicy gpu) {
+    public static final class Request {
 
-        public Request {
-            if (gpu == null) {
-                throw new BadInputException("gpu must be given (auto, required or off): gpu=null");
-            }
-            if (mode == null || platform == null || nominalBandwidth == null || store == null || jvm == null) {
-                throw new BadInputException("mode, platform, nominalBandwidth, store and jvm must be given: "
-                        + "mode=" + mode + ", store=" + store);
-            }
-            if (tenants < 0) {
-                throw new BadInputException("tenants must be 0 (none) or more: tenants=" + tenants);
-            }
+        private final CalibrationMode mode;
+        private final ProfileStore store;
+        private final Optional<String> platform;
+        private final Optional<String> nominalBandwidth;
+        private final boolean hugePages;
+        private final String commandLine;
+        private final String memboundVersion;
+        private final boolean pin;
+        private final boolean coreTypes;
+        private final Optional<String> jvm;
+        private final int tenants;
+        private final GpuPolicy gpu;
+
+        private Request(Builder b) {
+            this.mode = b.mode;
+            this.store = b.store;
+            this.platform = b.platform;
+            this.nominalBandwidth = b.nominalBandwidth;
+            this.hugePages = b.hugePages;
+            this.commandLine = b.commandLine;
+            this.memboundVersion = b.memboundVersion;
+            this.pin = b.pin;
+            this.coreTypes = b.coreTypes;
+            this.jvm = b.jvm;
+            this.tenants = b.tenants;
+            this.gpu = b.gpu;
         }
 
-        /** The GPU measured where it can be ({@link GpuPolicy#AUTO}). */
-        public Request(CalibrationMode mode, Optional<String> platform, Optional<String> nominalBandwidth,
-                boolean hugePages, ProfileStore store, String commandLine, String memboundVersion, boolean pin,
-                boolean coreTypes, Optional<String> jvm, int tenants) {
-            this(mode, platform, nominalBandwidth, hugePages, store, commandLine, memboundVersion, pin, coreTypes,
-                    jvm, tenants, GpuPolicy.AUTO);
+        public static Builder builder(CalibrationMode mode, ProfileStore store) {
+            return new Builder(mode, store);
         }
 
-        /** Without a tenants curve. */
-        public Request(CalibrationMode mode, Optional<String> platform, Optional<String> nominalBandwidth,
-                boolean hugePages, ProfileStore store, String commandLine, String memboundVersion, boolean pin,
-                boolean coreTypes, Optional<String> jvm) {
-            this(mode, platform, nominalBandwidth, hugePages, store, commandLine, memboundVersion, pin, coreTypes,
-                    jvm, 0);
+        public CalibrationMode mode() {
+            return mode;
         }
 
-        /** Unpinned, each core type measured, forks on this JVM's java. */
-        public Request(CalibrationMode mode, Optional<String> platform, Optional<String> nominalBandwidth,
-                boolean hugePages, ProfileStore store, String commandLine, String memboundVersion) {
-            this(mode, platform, nominalBandwidth, hugePages, store, commandLine, memboundVersion, false, true,
-                    Optional.empty(), 0);
+        public ProfileStore store() {
+            return store;
+        }
+
+        /** A catalog id to use instead of the detected platform, if given. */
+        public Optional<String> platform() {
+            return platform;
+        }
+
+        /** A nominal memory bandwidth such as {@code 273GB/s}, if given. */
+        public Optional<String> nominalBandwidth() {
+            return nominalBandwidth;
+        }
+
+        public boolean hugePages() {
+            return hugePages;
+        }
+
+        /** The command line, as the profile's provenance records it. */
+        public String commandLine() {
+            return commandLine;
+        }
+
+        public String memboundVersion() {
+            return memboundVersion;
+        }
+
+        /** Bind each benchmark thread to one cpu ({@code --pin}). */
+        public boolean pin() {
+            return pin;
+        }
+
+        /** On a host with several core types, measure each on its own as well as all together. */
+        public boolean coreTypes() {
+            return coreTypes;
+        }
+
+        /**
+         * The java that runs the benchmark forks, if not this one ({@code --jvm}: another JDK, or a wrapper such as
+         * CI's emulated aarch64 java).
+         */
+        public Optional<String> jvm() {
+            return jvm;
+        }
+
+        /** The tenants curve's largest count; 0 for none. */
+        public int tenants() {
+            return tenants;
+        }
+
+        public GpuPolicy gpu() {
+            return gpu;
+        }
+
+        /** A {@link Request}, one named setting at a time. */
+        public static final class Builder {
+            private final CalibrationMode mode;
+            private final ProfileStore store;
+            private Optional<String> platform = Optional.empty();
+            private Optional<String> nominalBandwidth = Optional.empty();
+            private boolean hugePages = true;
+            private String commandLine = "membound calibrate";
+            private String memboundVersion = "unknown";
+            private boolean pin;
+            private boolean coreTypes = true;
+            private Optional<String> jvm = Optional.empty();
+            private int tenants;
+            private GpuPolicy gpu = GpuPolicy.AUTO;
+
+            private Builder(CalibrationMode mode, ProfileStore store) {
+                this.mode = Objects.requireNonNull(mode, "mode");
+                this.store = Objects.requireNonNull(store, "store");
+            }
+
+            /** A catalog id to use instead of the detected platform; null for none. */
+            public Builder platform(String id) {
+                this.platform = Optional.ofNullable(id);
+                return this;
+            }
+
+            /** A nominal memory bandwidth such as {@code 273GB/s}; null for the catalog's. */
+            public Builder nominalBandwidth(String bandwidth) {
+                this.nominalBandwidth = Optional.ofNullable(bandwidth);
+                return this;
+            }
+
+            public Builder hugePages(boolean on) {
+                this.hugePages = on;
+                return this;
+            }
+
+            public Builder commandLine(String line) {
+                this.commandLine = Objects.requireNonNull(line, "commandLine");
+                return this;
+            }
+
+            public Builder memboundVersion(String version) {
+                this.memboundVersion = Objects.requireNonNull(version, "memboundVersion");
+                return this;
+            }
+
+            public Builder pin(boolean on) {
+                this.pin = on;
+                return this;
+            }
+
+            public Builder coreTypes(boolean each) {
+                this.coreTypes = each;
+                return this;
+            }
+
+            /** The java that runs the forks; null for this JVM's. */
+            public Builder jvm(String java) {
+                this.jvm = Optional.ofNullable(java);
+                return this;
+            }
+
+            /**
+             * The tenants curve's largest count, 0 for none.
+             *
+             * @throws BadInputException for a negative count ({@code --tenants})
+             */
+            public Builder tenants(int count) {
+                if (count < 0) {
+                    throw new BadInputException("tenants must be 0 (none) or more: tenants=" + count);
+                }
+                this.tenants = count;
+                return this;
+            }
+
+            public Builder gpu(GpuPolicy policy) {
+                this.gpu = Objects.requireNonNull(policy, "gpu");
+                return this;
+            }
+
+            public Request build() {
+                return new Request(this);
+            }
         }
     }
 

@@ -1,10 +1,8 @@
 package membound.calibrator.run;
 
 import java.io.BufferedReader;
-import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -12,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
 
@@ -22,6 +19,9 @@ import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
 import membound.benchmarks.suite.SuitePlan;
 import membound.benchmarks.tenant.StreamTenantMain;
+import membound.benchmarks.tenant.TenantConnection;
+import membound.benchmarks.tenant.TenantProtocol.Command;
+import membound.benchmarks.tenant.TenantProtocol.Request;
 import membound.profile.Distribution;
 import membound.profile.Provenance;
 import membound.profile.TenantEntry;
@@ -122,89 +122,58 @@ final class TenantsMeasurement {
         return StreamWorkload.of(KERNEL, ElementType.DOUBLE, dramArrayBytes / tenants, Math.max(1, cpus / tenants));
     }
 
-    /** One process of a run, and how to talk to it. */
-    private record Tenant(Process process, BufferedReader out, BufferedWriter in, StringBuilder err) {
-        String ask(String command) throws IOException {
-            in.write(command);
-            in.newLine();
-            in.flush();
-            return answer();
-        }
-
-        String answer() throws IOException {
-            String line = out.readLine();
-            if (line == null) {
-                throw new IOException("tenant exited: " + lastLine(err));
-            }
-            if (line.startsWith("error ")) {
-                throw new IOException(line.substring("error ".length()));
-            }
-            return line;
-        }
-    }
-
     private static List<Histogram> run(int count, StreamWorkload workload, boolean hugePages, String jvm,
             PrintWriter progress, long warmupMillis, long measureMillis) {
-        List<Tenant> tenants = new ArrayList<>();
+        List<TenantConnection> tenants = new ArrayList<>();
         try {
             for (int i = 0; i < count; i++) {
                 tenants.add(start(workload, hugePages, jvm));
             }
-            for (Tenant tenant : tenants) {
-                if (!tenant.answer().equals("ready")) {
-                    throw new IOException("tenant did not say ready");
-                }
+            for (TenantConnection tenant : tenants) {
+                tenant.awaitReady();
             }
             runAll(tenants, warmupMillis);
             progress.print('.');
             progress.flush();
-            List<String> answers = runAll(tenants, measureMillis);
+            List<long[]> answers = runAll(tenants, measureMillis);
             progress.print('.');
             progress.flush();
             List<Histogram> passTimes = new ArrayList<>();
-            for (String answer : answers) {
-                String[] fields = answer.split(" ");
+            for (long[] passNanos : answers) {
                 Histogram histogram = new Histogram(3);
-                for (int f = 2; f < fields.length; f++) {
-                    histogram.recordValue(Math.max(1, Long.parseLong(fields[f])));
+                for (long nanos : passNanos) {
+                    histogram.recordValue(Math.max(1, nanos));
                 }
                 passTimes.add(histogram);
             }
-            for (Tenant tenant : tenants) {
-                tenant.ask("check");
+            for (TenantConnection tenant : tenants) {
+                tenant.ask(Request.of(Command.CHECK));
             }
             return passTimes;
         } catch (IOException | RuntimeException e) {
             throw new CalibrationFailedException("a tenant of the " + count + "-tenant run failed: " + e.getMessage(),
                     List.of());
         } finally {
-            for (Tenant tenant : tenants) {
-                tenant.process().destroy();
-                try {
-                    tenant.process().waitFor(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                tenant.process().destroyForcibly();
+            for (TenantConnection tenant : tenants) {
+                tenant.close();
             }
         }
     }
 
-    /** Sends {@code run} to every tenant first, so they stream together, then collects the answers. */
-    private static List<String> runAll(List<Tenant> tenants, long millis) throws IOException {
-        for (Tenant tenant : tenants) {
-            tenant.in().write("run " + millis);
-            tenant.in().newLine();
-            tenant.in().flush();
+    /** Sends {@code run} to every tenant first, so they stream together, then collects each one's pass times. */
+    private static List<long[]> runAll(List<TenantConnection> tenants, long millis) throws IOException {
+        Request request = Request.run(millis);
+        for (TenantConnection tenant : tenants) {
+            tenant.send(request);
         }
-        List<String> answers = new ArrayList<>();
-        for (Tenant tenant : tenants) {
-            answers.add(tenant.answer());
+        List<long[]> answers = new ArrayList<>();
+        for (TenantConnection tenant : tenants) {
+            answers.add(tenant.answer(request));
         }
         return answers;
     }
 
-    private static Tenant start(StreamWorkload workload, boolean hugePages, String jvm) throws IOException {
+    private static TenantConnection start(StreamWorkload workload, boolean hugePages, String jvm) throws IOException {
         // Each thread's slice of each array is one humongous G1 object, placed in contiguous regions and never
         // moved: threads allocating theirs at once can leave gaps no other slice fits in. With only 512 MiB over
         // the arrays, a 1-tenant Triad on 1.98 GiB arrays died of "Java heap space" in 2 of 4 calibrations;
@@ -237,9 +206,7 @@ final class TenantsMeasurement {
         }, "membound-tenant-stderr");
         drain.setDaemon(true);
         drain.start();
-        return new Tenant(process,
-                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)),
-                new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8)), err);
+        return new TenantConnection(process, () -> lastLine(err));
     }
 
     /**

@@ -3,7 +3,6 @@ package membound.calibrator.run;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
@@ -19,8 +18,9 @@ import membound.calibrator.store.ProfileStore;
 public final class CalibrateMain {
 
     public static void main(String[] args) {
-        Calibrator.Request request = new Calibrator.Request(CalibrationMode.QUICK, Optional.empty(), Optional.empty(),
-                true, new ProfileStore(Path.of(args[0])), "membound calibrate (interrupted by a test)", "test");
+        Calibrator.Request request = Calibrator.Request
+                .builder(CalibrationMode.QUICK, new ProfileStore(Path.of(args[0])))
+                .commandLine("membound calibrate (interrupted by a test)").memboundVersion("test").build();
         Calibrator.run(request, new PrintWriter(System.out, true), cpus -> List.of(
                 SuiteRequest.of(SuiteBenchmark.STREAM).with("kernel", "TRIAD", "COPY", "SUM")
                         .with("workingSet", "16MiB").with("threads", "1").with("elementType", "double")

@@ -44,8 +44,8 @@ class CalibrationPlanTest {
     }
 
     private Calibrator.Request request(CalibrationMode mode, boolean pin, boolean coreTypes, Optional<String> jvm) {
-        return new Calibrator.Request(mode, Optional.empty(), Optional.empty(), true, new ProfileStore(profiles),
-                "membound calibrate (test)", "test", pin, coreTypes, jvm);
+        return Calibrator.Request.builder(mode, new ProfileStore(profiles)).commandLine("membound calibrate (test)")
+                .memboundVersion("test").pin(pin).coreTypes(coreTypes).jvm(jvm.orElse(null)).build();
     }
 
     private static List<String> dramTriadPlacements(SuitePlan plan) {

@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -66,8 +65,8 @@ class CalibrationReliabilityTest {
     }
 
     private Calibrator.Outcome calibrate(Options settings) {
-        Calibrator.Request request = new Calibrator.Request(CalibrationMode.QUICK, Optional.empty(), Optional.empty(),
-                true, new ProfileStore(profiles), "membound calibrate (test)", "test");
+        Calibrator.Request request = Calibrator.Request.builder(CalibrationMode.QUICK, new ProfileStore(profiles))
+                .commandLine("membound calibrate (test)").memboundVersion("test").build();
         return Calibrator.run(request, new PrintWriter(new StringWriter(), true), cpus -> List.of(
                 SuiteRequest.of(SuiteBenchmark.STREAM).with("kernel", "TRIAD").with("workingSet", "32MiB")
                         .with("threads", "1").with("elementType", "double").with("implementation", "vector")),

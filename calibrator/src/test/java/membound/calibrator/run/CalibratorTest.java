@@ -43,8 +43,9 @@ class CalibratorTest {
 
     private Calibrator.Outcome calibrate(Optional<String> platform, Optional<String> nominal, StringWriter progress) {
         // In-process (forks 0): nothing can confine it to one core type, so all cpus only, whatever this host is.
-        Calibrator.Request request = new Calibrator.Request(CalibrationMode.QUICK, platform, nominal, true,
-                new ProfileStore(profiles), "membound calibrate --quick (test)", "test", false, false, Optional.empty());
+        Calibrator.Request request = Calibrator.Request.builder(CalibrationMode.QUICK, new ProfileStore(profiles))
+                .platform(platform.orElse(null)).nominalBandwidth(nominal.orElse(null))
+                .commandLine("membound calibrate --quick (test)").memboundVersion("test").coreTypes(false).build();
         return Calibrator.run(request, new PrintWriter(progress, true), cpus -> List.of(
                 SuiteRequest.of(SuiteBenchmark.STREAM).with("kernel", "TRIAD", "COPY", "SUM")
                         .with("workingSet", "256KiB", "L1").with("threads", "1", "2")
@@ -127,9 +128,9 @@ class CalibratorTest {
     @Test
     void shouldMeasureHowBandwidthDividesAmongTenantsInSeparateProcesses() {
         int cpus = Runtime.getRuntime().availableProcessors();
-        Calibrator.Request request = new Calibrator.Request(CalibrationMode.SMOKE, Optional.empty(), Optional.empty(),
-                true, new ProfileStore(profiles), "membound calibrate --smoke --tenants (test)", "test", false, false,
-                Optional.empty(), Math.min(2, cpus));
+        Calibrator.Request request = Calibrator.Request.builder(CalibrationMode.SMOKE, new ProfileStore(profiles))
+                .commandLine("membound calibrate --smoke --tenants (test)").memboundVersion("test").coreTypes(false)
+                .tenants(Math.min(2, cpus)).build();
         Calibrator.Outcome outcome = Calibrator.run(request, new PrintWriter(new StringWriter(), true), c -> List.of(
                 SuiteRequest.of(SuiteBenchmark.STREAM).with("kernel", "TRIAD").with("workingSet", "L1")
                         .with("threads", "1").with("elementType", "double").with("implementation", "vector")),

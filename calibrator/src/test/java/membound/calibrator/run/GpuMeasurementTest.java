@@ -13,6 +13,7 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
+import membound.benchmarks.gpu.ComputeCapability;
 import membound.benchmarks.gpu.GpuCopyResult;
 import membound.benchmarks.gpu.GpuGemmResult;
 import membound.benchmarks.gpu.GpuPlan;
@@ -52,7 +53,7 @@ import membound.vocabulary.units.Units;
  * What calibrate makes of the GPU suite: the one line and the flag where it cannot run, an error with
  * {@code --gpu required}, and the profile's gpu device from a run. The run here is built from the suite's own
  * records with pass times chosen for the test (no GPU in CI); the real suite's error paths are tested against the
- * driver library in the benchmarks module.
+ * driver library in the gpu-suite module.
  */
 class GpuMeasurementTest {
 
@@ -140,7 +141,7 @@ class GpuMeasurementTest {
     }
 
     private static GpuRun run() {
-        GpuProperties gb10 = new GpuProperties("NVIDIA GB10", "12.1", 48, 1536, 24 * Units.MIB, 128_000_000_000L, 256,
+        GpuProperties gb10 = new GpuProperties("NVIDIA GB10", new ComputeCapability(12, 1), 48, 1536, 24 * Units.MIB, 128_000_000_000L, 256,
                 4_266_000, 2_418_000, true, true, true, true, true, 13000);
         GpuPlan plan = GpuPlan.of(false, 3);
         GpuPlan.WorkingSetSize dram = new GpuPlan.WorkingSetSize("DRAM", Units.GIB, MemoryLevel.DRAM);

@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -123,10 +122,10 @@ public final class CalibrateCommand implements Callable<Integer> {
         CalibrationMode chosen = (mode == null ? new Mode() : mode).mode();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Calibrator.Request request = new Calibrator.Request(chosen, Optional.ofNullable(platform),
-                Optional.ofNullable(nominalBandwidth), hugePages, profilesDir.store(),
-                CommandSupport.commandLine(spec), CommandSupport.version(), pin, coreTypes, Optional.ofNullable(jvm),
-                tenants, GpuPolicy.of(gpu));
+        Calibrator.Request request = Calibrator.Request.builder(chosen, profilesDir.store()).platform(platform)
+                .nominalBandwidth(nominalBandwidth).hugePages(hugePages).commandLine(CommandSupport.commandLine(spec))
+                .memboundVersion(CommandSupport.version()).pin(pin).coreTypes(coreTypes).jvm(jvm).tenants(tenants)
+                .gpu(GpuPolicy.of(gpu)).build();
         // Before anything is measured: the java that will run the forks, the directory the profile goes to, the lock.
         if (jvm != null) {
             JavaCheck.check(jvm);

@@ -17,7 +17,8 @@ import membound.vocabulary.MemoryLevel;
 class ByPlacementTest {
 
     private static BandwidthEntry triad(String placement, int threads, double bytesPerSecond) {
-        return new BandwidthEntry("triad-" + placement.toLowerCase() + "-" + threads, "triad", "double", threads,
+        return new BandwidthEntry("triad-" + placement.toLowerCase() + "-" + threads, "triad",
+                membound.vocabulary.AccessPattern.TRIAD, false, "double", membound.vocabulary.Implementation.VECTOR, threads,
                 placement, 3L << 30, MemoryLevel.DRAM, Distribution.single(bytesPerSecond), null,
                 Provenance.measured("StreamBenchmark Triad (vector)", null, Map.of()));
     }
@@ -25,7 +26,7 @@ class ByPlacementTest {
     private static Device cpu(BandwidthEntry... entries) {
         Device bare = Device.of("cpu", DeviceKind.CPU, "GB10", new Device.Memory(null, null, null), List.of());
         return new Device(bare.id(), bare.kind(), bare.name(), bare.memory(), bare.unifiedMemoryWith(), List.of(entries),
-                List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+                List.of(), List.of(), List.of(), List.of(), List.of(), List.of(), List.of());
     }
 
     @Test
