@@ -36,7 +36,7 @@ public final class GpuSuites {
                     .orElseThrow(() -> new GpuUnavailableException("this build has no GPU suite (no provider of "
                             + GpuSuite.class.getName() + ", such as " + IMPLEMENTATION + ": it was built on a JDK older "
                             + "than " + MINIMUM_JDK + "); rebuild with JDK " + MINIMUM_JDK + " or newer", null));
-        } catch (ServiceConfigurationError e) {
+        } catch (ServiceConfigurationError | LinkageError e) {
             throw new GpuUnavailableException("this build has no GPU suite this runtime can load (" + IMPLEMENTATION
                     + ": " + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + "); rebuild with JDK "
                     + MINIMUM_JDK + " or newer", null, e);
