@@ -136,10 +136,13 @@ public final class PublishedValidation {
         fit(terms, values, prepared, Kind.TRAINING, TYPICAL);
         List<RowResult> results = new ArrayList<>();
         for (Prepared p : prepared) {
-            double[] v = values.get(p.group());
             double[] raw = p.row.kind() == Kind.TRAINING ? new double[] {1, 1, 1, 0} : new double[] {1, 0};
+            // A row set aside whose engine has no other row: predicted at the typical trainer's terms (or the roofline).
+            double[] v = values.getOrDefault(p.group(), p.row.kind() == Kind.TRAINING
+                    ? values.get(Kind.TRAINING.label() + "." + TYPICAL) : raw);
             results.add(new RowResult(p.row, p.measured.at(raw), p.datasheet.at(raw), p.measured.at(v),
-                    p.datasheet.at(v), describe(p.row.kind(), p.group(), v), p.basisNote));
+                    p.datasheet.at(v), describe(p.row.kind(), values.containsKey(p.group()) ? p.group()
+                            : Kind.TRAINING.label() + "." + TYPICAL, v), p.basisNote));
         }
         List<KindSummary> summaries = new ArrayList<>();
         for (Kind kind : Kind.values()) {
@@ -220,7 +223,7 @@ public final class PublishedValidation {
     private static List<String> engines(List<Prepared> prepared, Kind kind) {
         List<String> engines = new ArrayList<>();
         for (Prepared p : prepared) {
-            if (p.row.kind() == kind && !engines.contains(p.row.engine())) {
+            if (p.row.kind() == kind && p.row.aside() == null && !engines.contains(p.row.engine())) {
                 engines.add(p.row.engine());
             }
         }
