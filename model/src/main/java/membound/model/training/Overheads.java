@@ -14,6 +14,8 @@ import membound.model.roofline.Roofline;
  *   <li>{@code computeEfficiency}: the fraction of the basis's GEMM ceiling a trainer's forward, backward and
  *   recompute kernels reach on compute-bound operations (the roofline charges them at the ceiling; attention
  *   kernels slower than the GEMM ceiling and wave quantization land here);</li>
+ *   <li>{@code attentionEfficiency}: the same for the fused attention kernels, against the ceiling's documented
+ *   FlashAttention fraction of the GEMM rate (which FlashAttention generation a trainer runs on which GPU differs);</li>
  *   <li>{@code memoryEfficiency}: the fraction of the basis's memory bandwidth the memory-bound device kernels
  *   reach (unfused norms, activations, residual adds, the optimizer step's elementwise passes): a trainer that
  *   fuses them moves fewer bytes than the roofline counts, one that does not reaches less than the STREAM-like
