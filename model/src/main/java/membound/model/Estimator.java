@@ -286,7 +286,8 @@ public final class Estimator {
                     + "each way); llm-foundry's A100 table states 1600 Gbps node-node (RoCE), the same per GPU");
 
     /**
-     * The link the collectives of devices spread over several nodes see, as one ring-equivalent bandwidth: NCCL's
+     * The link the collectives of devices spread over several nodes see, as one ring-equivalent bandwidth over the
+     * data-parallel group's {@code N} nodes of {@code g} of its GPUs each (a group inside one node: the peer link itself). NCCL's
      * hierarchical all-reduce reduce-scatters inside each node over NVLink ({@code (g-1)/g} of the buffer), all-reduces
      * each GPU's shard across the {@code N} nodes over its own NIC ({@code 2(N-1)/N} of {@code S/g}, the g rails in
      * parallel), and all-gathers inside the node again. Its time, {@code 2(g-1)/g S/B_nvlink + 2(N-1)/N S/(g B_net)},
@@ -297,8 +298,20 @@ public final class Estimator {
      * several GPUs of a multi-node setup, and said in the link's name.
      */
     static Link hierarchicalLink(Machine machine, Parallelism parallelism) {
-        int nodes = parallelism.nodes();
-        int perNode = parallelism.devicesPerNode();
+        // The ring is the data-parallel group. Ranks are laid out tensor-parallel fastest, then data parallel, then
+        // pipeline (Megatron's order; FSDP has only data parallel): a node holds gpus-per-node / tp ranks of a group.
+        int dp = parallelism.dataParallel();
+        int perNode = Math.max(1, Math.min(dp, parallelism.devicesPerNode() / parallelism.tensorParallel()));
+        int nodes = dp / perNode;
+        Link peerInside = machine.link(Link.Kind.PEER);
+        if (nodes <= 1 && peerInside != null) {
+            // The whole group sits inside one node: NVLink, the pipeline's point-to-point sends cross the network.
+            return peerInside;
+        }
+        if (nodes <= 1) {
+            nodes = parallelism.nodes();
+            perNode = parallelism.devicesPerNode();
+        }
         Link network = machine.link(Link.Kind.NETWORK);
         Ceiling net;
         String netName;
@@ -325,8 +338,9 @@ public final class Estimator {
             double across = 2.0 * (nodes - 1) / nodes / perNode / net.value(basis);
             values[basis.ordinal()] = ring / (inside + across);
         }
-        String how = String.format(Locale.ROOT, "NCCL hierarchical ring: %d nodes x %d GPUs, %s inside, %s across "
-                + "(bus bandwidth 2(n-1)/n S / T)", nodes, perNode, perNode > 1 ? peer.name() : "nothing", netName);
+        String how = String.format(Locale.ROOT, "NCCL hierarchical ring over the data-parallel group: %d nodes x %d "
+                + "GPUs of it, %s inside, %s across (bus bandwidth 2(n-1)/n S / T)", nodes, perNode,
+                perNode > 1 ? peer.name() : "nothing", netName);
         Ceiling bandwidth = new Ceiling(values[Basis.DATASHEET.ordinal()], how + "; datasheet: "
                 + (perNode > 1 ? peer.bandwidth().source(Basis.DATASHEET) + "; " : "") + net.source(Basis.DATASHEET),
                 values[Basis.MEASURED.ordinal()], how + "; measured basis: "

@@ -91,6 +91,17 @@ class TrainerTest {
     }
 
     @Test
+    void shouldKeepADataParallelGroupInsideOneNodeOnNvlink() {
+        Machine h100 = Machines.datasheet("h100-sxm");
+        // Megatron's order: tp 4 x dp 2 fill a node of 8, the 8 pipeline stages span the nodes.
+        Link link = Estimator.parallelLink(h100, new Parallelism(2, 4, 8, 0, null, 8));
+        assertEquals(h100.link(Link.Kind.PEER), link);
+        // tp 8 fills the node: each data-parallel group has one GPU per node and rides the NICs at 50 GB/s.
+        Link across = Estimator.parallelLink(h100, new Parallelism(8, 8, 1, 1, null, 8));
+        assertEquals(50e9, across.bandwidth().value(Basis.DATASHEET), 1);
+    }
+
+    @Test
     void shouldRefuseNodesThatDoNotDivideTheDevices() {
         BadInputException e = assertThrows(BadInputException.class, () -> new Parallelism(6, 1, 1, 0, null, 4));
         assertTrue(e.getMessage().startsWith("nodes must divide the devices"), e.getMessage());
