@@ -56,8 +56,8 @@ public record Trainer(String id, String name, List<String> aliases, String terms
     public static final String TERMS = "/membound/model/trainers/trainer-terms.tsv";
 
     /** The term names every group has, in {@link Overheads}' order. */
-    public static final List<String> TERM_NAMES = List.of("compute-efficiency", "attention-efficiency",
-            "memory-efficiency", "per-operation");
+    public static final List<String> TERM_NAMES = List.of("compute-efficiency", "fp8-compute-efficiency",
+            "attention-efficiency", "memory-efficiency", "per-operation");
 
     private static final Map<String, List<Term>> GROUPS = loadTerms();
     private static final List<Trainer> TABLE = loadTrainers();
@@ -111,7 +111,8 @@ public record Trainer(String id, String name, List<String> aliases, String terms
 
     /** The terms as the roofline takes them. */
     public Overheads overheads() {
-        return new Overheads(value("compute-efficiency"), value("attention-efficiency"), value("memory-efficiency"),
+        return new Overheads(value("compute-efficiency"), value("fp8-compute-efficiency"), value("attention-efficiency"),
+                value("memory-efficiency"),
                 value("per-operation") * 1e-6,
                 "trainer " + id + " (" + termsGroup + " terms, " + TERMS + ")");
     }

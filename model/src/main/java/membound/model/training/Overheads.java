@@ -9,11 +9,13 @@ import membound.model.roofline.Placement;
 import membound.model.roofline.Roofline;
 
 /**
- * What a per-operation roofline misses in a training step, as four terms applied to its evaluation:
+ * What a per-operation roofline misses in a training step, as five terms applied to its evaluation:
  * <ul>
  *   <li>{@code computeEfficiency}: the fraction of the basis's GEMM ceiling a trainer's forward, backward and
  *   recompute kernels reach on compute-bound operations (the roofline charges them at the ceiling; attention
  *   kernels slower than the GEMM ceiling and wave quantization land here);</li>
+ *   <li>{@code lowPrecisionComputeEfficiency}: the same for GEMMs in 8 bits or fewer (FP8, FP4, INT8): their
+ *   scaling, casts and amax bookkeeping are not operations of the plan, and the FP8 recipes trainers use differ;</li>
  *   <li>{@code attentionEfficiency}: the same for the fused attention kernels, against the ceiling's documented
  *   FlashAttention fraction of the GEMM rate (which FlashAttention generation a trainer runs on which GPU differs);</li>
  *   <li>{@code memoryEfficiency}: the fraction of the basis's memory bandwidth the memory-bound device kernels
@@ -28,15 +30,19 @@ import membound.model.roofline.Roofline;
  * membound.model.trainer.Trainer} carries them into {@code predict}). {@link #NONE} leaves the roofline as it is.
  * Cheap: one pass over the evaluation's arrays, no allocation.
  */
-public record Overheads(double computeEfficiency, double attentionEfficiency, double memoryEfficiency,
-                        double perOperationSeconds, String source) {
+public record Overheads(double computeEfficiency, double lowPrecisionComputeEfficiency, double attentionEfficiency,
+                        double memoryEfficiency, double perOperationSeconds, String source) {
 
-    public static final Overheads NONE = new Overheads(1, 1, 1, 0, "none: the roofline alone");
+    public static final Overheads NONE = new Overheads(1, 1, 1, 1, 0, "none: the roofline alone");
 
     public Overheads {
         if (!(computeEfficiency > 0 && computeEfficiency <= 2)) {
             throw new IllegalArgumentException("compute efficiency must be in (0, 2]: computeEfficiency="
                     + computeEfficiency);
+        }
+        if (!(lowPrecisionComputeEfficiency > 0 && lowPrecisionComputeEfficiency <= 2)) {
+            throw new IllegalArgumentException("low-precision compute efficiency must be in (0, 2]: "
+                    + "lowPrecisionComputeEfficiency=" + lowPrecisionComputeEfficiency);
         }
         if (!(attentionEfficiency > 0 && attentionEfficiency <= 2)) {
             throw new IllegalArgumentException("attention efficiency must be in (0, 2]: attentionEfficiency="
@@ -52,26 +58,29 @@ public record Overheads(double computeEfficiency, double attentionEfficiency, do
         }
     }
 
-    /** Compute and per-operation terms only: memory-bound kernels at the ceiling. */
+    /** Compute (at every GEMM precision) and per-operation terms only: attention and memory-bound kernels at the ceiling. */
     public Overheads(double computeEfficiency, double perOperationSeconds, String source) {
-        this(computeEfficiency, 1, 1, perOperationSeconds, source);
+        this(computeEfficiency, computeEfficiency, 1, 1, perOperationSeconds, source);
     }
 
     /** Seconds the terms add to a step whose roofline evaluation is {@code eval} (of {@code operations}). */
     public double addedSeconds(List<Operation> operations, Roofline.Evaluation eval) {
         double[] parts = parts(operations, eval);
-        return parts[0] * (1 / computeEfficiency - 1) + parts[1] * (1 / attentionEfficiency - 1)
-                + parts[2] * (1 / memoryEfficiency - 1) + parts[3] * perOperationSeconds;
+        return parts[0] * (1 / computeEfficiency - 1) + parts[1] * (1 / lowPrecisionComputeEfficiency - 1)
+                + parts[2] * (1 / attentionEfficiency - 1) + parts[3] * (1 / memoryEfficiency - 1)
+                + parts[4] * perOperationSeconds;
     }
 
     /**
-     * What the terms scale, summed over a step: compute-bound forward/backward/recompute seconds of GEMMs and of
+     * What the terms scale, summed over a step: compute-bound forward/backward/recompute seconds of GEMMs (16 bits
+     * and wider, then 8 bits and narrower) and of
      * fused attention kernels (the ceiling's fixed fraction of the GEMM rate, scaled by the trainer's own), memory-bound
      * device seconds (forward, backward, recompute and the optimizer step), and operation runs (every device
      * kernel's count). A fit evaluates the roofline once and these three numbers give the step at any terms.
      */
     public static double[] parts(List<Operation> operations, Roofline.Evaluation eval) {
         double computeBound = 0;
+        double lowPrecision = 0;
         double attention = 0;
         double memoryBoundSeconds = 0;
         double runs = 0;
@@ -87,6 +96,8 @@ public record Overheads(double computeEfficiency, double attentionEfficiency, do
             boolean pass = c == OperationClass.FORWARD || c == OperationClass.BACKWARD || c == OperationClass.RECOMPUTE;
             if (!memoryBound[i] && pass && op.kernel() == Kernel.ATTENTION) {
                 attention += seconds[i];
+            } else if (!memoryBound[i] && pass && op.precision().bits() <= 8) {
+                lowPrecision += seconds[i];
             } else if (!memoryBound[i] && pass) {
                 computeBound += seconds[i];
             } else if (memoryBound[i] && op.placement() == Placement.DEVICE
@@ -94,6 +105,6 @@ public record Overheads(double computeEfficiency, double attentionEfficiency, do
                 memoryBoundSeconds += seconds[i];
             }
         }
-        return new double[] {computeBound, attention, memoryBoundSeconds, runs};
+        return new double[] {computeBound, lowPrecision, attention, memoryBoundSeconds, runs};
     }
 }

@@ -46,7 +46,7 @@ class OverheadsTest {
             if (!eval.memoryBound()[i] && pass && op.kernel() == Kernel.ATTENTION) {
                 attention += eval.seconds()[i];
             } else if (!eval.memoryBound()[i] && pass) {
-                computeBound += eval.seconds()[i];
+                computeBound += eval.seconds()[i]; // BF16 step: no GEMM in 8 bits
             } else if (eval.memoryBound()[i] && op.placement() == membound.model.roofline.Placement.DEVICE
                     && (pass || c == OperationClass.OPTIMIZER)) {
                 memoryBound += eval.seconds()[i];
@@ -58,7 +58,7 @@ class OverheadsTest {
                 1e-12);
         assertTrue(attention > 0 && memoryBound > 0, "attention " + attention + ", memory-bound " + memoryBound);
         // Attention at 0.5 of its ceiling doubles the attention seconds; memory-bound kernels at 0.25 quadruple theirs.
-        assertEquals(attention + 3 * memoryBound, new Overheads(1, 0.5, 0.25, 0, "test")
+        assertEquals(attention + 3 * memoryBound, new Overheads(1, 1, 0.5, 0.25, 0, "test")
                 .addedSeconds(plan.operations(), eval), 1e-12);
     }
 
@@ -66,7 +66,7 @@ class OverheadsTest {
     void shouldRefuseAnEfficiencyOutsideItsRange() {
         assertThrows(IllegalArgumentException.class, () -> new Overheads(0, 0, "x"));
         assertThrows(IllegalArgumentException.class, () -> new Overheads(1, -1, "x"));
-        assertThrows(IllegalArgumentException.class, () -> new Overheads(1, 0, 1, 0, "x"));
-        assertThrows(IllegalArgumentException.class, () -> new Overheads(1, 1, 3, 0, "x"));
+        assertThrows(IllegalArgumentException.class, () -> new Overheads(1, 1, 0, 1, 0, "x"));
+        assertThrows(IllegalArgumentException.class, () -> new Overheads(1, 1, 1, 3, 0, "x"));
     }
 }

@@ -121,22 +121,48 @@ public final class PublishedValidation {
     private PublishedValidation() {
     }
 
+    /** The committed set's validation, computed once per JVM (a few seconds: the training fit searches five terms). */
+    public static Result committed() {
+        return Committed.RESULT;
+    }
+
+    private static final class Committed {
+        static final Result RESULT = run(PublishedSet.load());
+    }
+
+    /**
+     * The decode and prefill terms alone (what {@code predict --engine} needs), without the training fit: the same
+     * values {@link #run} fits for them, as each kind's terms are fitted on that kind's rows only.
+     */
+    public static List<Term> inferenceTerms(PublishedSet set) {
+        return run(set, java.util.EnumSet.of(Kind.DECODE, Kind.PREFILL)).terms();
+    }
+
     public static Result run(PublishedSet set) {
+        return run(set, java.util.EnumSet.allOf(Kind.class));
+    }
+
+    private static Result run(PublishedSet set, java.util.Set<Kind> kinds) {
         List<Prepared> prepared = new ArrayList<>();
         for (PublishedRow row : set.rows()) {
-            prepared.add(prepare(row));
+            if (kinds.contains(row.kind())) {
+                prepared.add(prepare(row));
+            }
         }
         List<Term> terms = new ArrayList<>();
         Map<String, double[]> values = new LinkedHashMap<>();
-        for (Kind kind : Kind.values()) {
+        // The typical trainer first: a trainer's term its own rows cannot tell (no FP8 row, say) takes the typical value.
+        if (kinds.contains(Kind.TRAINING)) {
+            fit(terms, values, prepared, Kind.TRAINING, TYPICAL);
+        }
+        for (Kind kind : kinds) {
             for (String engine : engines(prepared, kind)) {
                 fit(terms, values, prepared, kind, engine);
             }
         }
-        fit(terms, values, prepared, Kind.TRAINING, TYPICAL);
         List<RowResult> results = new ArrayList<>();
         for (Prepared p : prepared) {
-            double[] raw = p.row.kind() == Kind.TRAINING ? new double[] {1, 1, 1, 0} : new double[] {1, 0};
+            double[] raw = p.row.kind() == Kind.TRAINING ? NO_TERMS.clone() : new double[] {1, 0};
             // A row set aside whose engine has no other row: predicted at the typical trainer's terms (or the roofline).
             double[] v = values.getOrDefault(p.group(), p.row.kind() == Kind.TRAINING
                     ? values.get(Kind.TRAINING.label() + "." + TYPICAL) : raw);
@@ -145,7 +171,7 @@ public final class PublishedValidation {
                             : Kind.TRAINING.label() + "." + TYPICAL, v), p.basisNote));
         }
         List<KindSummary> summaries = new ArrayList<>();
-        for (Kind kind : Kind.values()) {
+        for (Kind kind : kinds) {
             List<Double> m = new ArrayList<>();
             List<Double> d = new ArrayList<>();
             List<Double> primary = new ArrayList<>();
@@ -215,8 +241,9 @@ public final class PublishedValidation {
             case PREFILL -> String.format(java.util.Locale.ROOT, "%s.gemm-efficiency = %.4f, %s.traffic-overlap = %d",
                     group, v[0], group, v[1] == 0 ? 1 : 0);
             case TRAINING -> String.format(java.util.Locale.ROOT, "%s.compute-efficiency = %.4f, "
-                    + "%s.attention-efficiency = %.4f, %s.memory-efficiency = %.4f, %s.per-operation = %.2f us", group,
-                    v[0], group, v[1], group, v[2], group, v[3] * 1e6);
+                    + "%s.fp8-compute-efficiency = %.4f, %s.attention-efficiency = %.4f, %s.memory-efficiency = %.4f, "
+                    + "%s.per-operation = %.2f us", group, v[0], group, v[1], group, v[2], group, v[3], group,
+                    v[4] * 1e6);
         };
     }
 
@@ -245,8 +272,8 @@ public final class PublishedValidation {
      */
     private static final double[] MEMORY = logGrid(0.1, 2.0, 40);
 
-    /** Training attention efficiencies searched: 0.1 .. 1.5 of the fused-attention ceiling, log-spaced. */
-    private static final double[] ATTENTION = logGrid(0.1, 1.5, 40);
+    /** Training attention efficiencies searched: 0.1 .. 2 of the fused-attention ceiling, log-spaced. */
+    private static final double[] ATTENTION = logGrid(0.1, 2.0, 40);
 
     private static double[] logGrid(double from, double to, int steps) {
         double[] grid = new double[steps + 1];
@@ -282,7 +309,7 @@ public final class PublishedValidation {
                             String engine) {
         List<Prepared> rows = new ArrayList<>();
         String group = kind.label() + "." + engine;
-        double[] none = kind == Kind.TRAINING ? new double[] {1, 1, 1, 0} : new double[] {1, 0};
+        double[] none = kind == Kind.TRAINING ? NO_TERMS.clone() : new double[] {1, 0};
         for (Prepared p : prepared) {
             if (inGroup(p, kind, engine) && Double.isFinite(p.fitted(none))) {
                 rows.add(p);
@@ -334,38 +361,82 @@ public final class PublishedValidation {
         }
     }
 
+    /** The training terms, in {@link Overheads}' order, and the value of each that leaves the roofline as it is. */
+    private static final int TRAINING_TERMS = 5;
+    private static final double[] NO_TERMS = {1, 1, 1, 1, 0};
+    private static final String[] TRAINING_NAMES = {"compute-efficiency", "fp8-compute-efficiency",
+        "attention-efficiency", "memory-efficiency", "per-operation"};
+
     /**
-     * The four training terms: a full search on every fourth point of each grid, then coordinate descent over the
+     * The five training terms: a full search on every fifth point of each grid, then coordinate descent over the
      * full grids from the best point (each term in turn, until no term moves), as the median cost is flat in places.
+     * A term the group's rows cannot tell (changing it over its whole range moves no row: no FP8 GEMM in any row, say)
+     * is not fitted: it takes the typical trainer's value, and says so.
      */
     private static void fitTraining(List<Term> terms, Map<String, double[]> values, List<Prepared> rows, String group,
                                     String engine, List<String> ids, String noRow) {
-        double[][] grids = {COMPUTE, ATTENTION, MEMORY, PER_OPERATION};
-        int[] best = {grids[0].length - 1, grids[1].length - 1, grids[2].length - 1, 0};
+        double[][] grids = {COMPUTE, COMPUTE, ATTENTION, MEMORY, PER_OPERATION};
+        double[] typical = values.get(Kind.TRAINING.label() + "." + TYPICAL);
+        boolean[] identified = new boolean[TRAINING_TERMS];
+        for (int term = 0; term < TRAINING_TERMS; term++) {
+            double[] low = NO_TERMS.clone();
+            double[] high = NO_TERMS.clone();
+            low[term] = grids[term][0];
+            high[term] = grids[term][grids[term].length - 1];
+            for (Prepared p : rows) {
+                identified[term] |= p.fitted(low) != p.fitted(high);
+            }
+        }
+        int[] best = new int[TRAINING_TERMS];
+        for (int term = 0; term < TRAINING_TERMS; term++) {
+            best[term] = term == TRAINING_TERMS - 1 ? 0 : grids[term].length - 1;
+        }
         double bestCost = Double.POSITIVE_INFINITY;
         if (!rows.isEmpty()) {
-            int[] at = new int[4];
-            for (at[3] = 0; at[3] < grids[3].length; at[3] += 2) {
-                for (at[2] = 0; at[2] < grids[2].length; at[2] += 4) {
-                    for (at[1] = 0; at[1] < grids[1].length; at[1] += 4) {
-                        for (at[0] = 0; at[0] < grids[0].length; at[0] += 4) {
-                            double cost = trainingCost(rows, grids, at);
-                            if (cost < bestCost - 1e-12) {
-                                bestCost = cost;
-                                best = at.clone();
-                            }
-                        }
+            int[] steps = new int[TRAINING_TERMS];
+            for (int term = 0; term < TRAINING_TERMS; term++) {
+                steps[term] = identified[term] ? 5 : grids[term].length;
+            }
+            int[] at = best.clone();
+            for (int term = 0; term < TRAINING_TERMS; term++) {
+                at[term] = identified[term] ? 0 : best[term];
+            }
+            bestCost = trainingCost(rows, grids, best, typical, identified);
+            // Odometer over the coarse grid of the identified terms.
+            while (true) {
+                double cost = trainingCost(rows, grids, at, typical, identified);
+                if (cost < bestCost - 1e-12) {
+                    bestCost = cost;
+                    best = at.clone();
+                }
+                int term = 0;
+                while (term < TRAINING_TERMS) {
+                    if (!identified[term]) {
+                        term++;
+                        continue;
                     }
+                    at[term] += steps[term];
+                    if (at[term] < grids[term].length) {
+                        break;
+                    }
+                    at[term] = 0;
+                    term++;
+                }
+                if (term == TRAINING_TERMS) {
+                    break;
                 }
             }
             boolean moved = true;
             while (moved) {
                 moved = false;
-                for (int term = 0; term < 4; term++) {
+                for (int term = 0; term < TRAINING_TERMS; term++) {
+                    if (!identified[term]) {
+                        continue;
+                    }
                     int[] trial = best.clone();
                     for (int i = 0; i < grids[term].length; i++) {
                         trial[term] = i;
-                        double cost = trainingCost(rows, grids, trial);
+                        double cost = trainingCost(rows, grids, trial, typical, identified);
                         if (cost < bestCost - 1e-12) {
                             bestCost = cost;
                             best = trial.clone();
@@ -375,40 +446,52 @@ public final class PublishedValidation {
                 }
             }
         }
-        double[] v = {grids[0][best[0]], grids[1][best[1]], grids[2][best[2]], grids[3][best[3]]};
+        double[] v = point(grids, best, typical, identified);
         if (rows.isEmpty()) {
-            v = new double[] {1, 1, 1, 0};
+            v = NO_TERMS.clone();
         }
         values.put(group, v);
         boolean fitted = !rows.isEmpty();
         String who = engine.equals(TYPICAL) ? "the typical PyTorch trainer's (every trainer's fit rows pooled)"
                 : engine + "'s";
-        terms.add(new Term(group + ".compute-efficiency", v[0], "",
-                "fraction of the GEMM ceiling " + who + " compute-bound forward, backward and recompute GEMMs "
-                        + "reach (Overheads.computeEfficiency)" + noRow, ids,
-                fitted ? atBound(v[0], COMPUTE[0], COMPUTE[COMPUTE.length - 1]) : null));
-        terms.add(new Term(group + ".attention-efficiency", v[1], "",
-                "fraction of the fused-attention ceiling (Defaults.FUSED_ATTENTION_FRACTION_OF_GEMM of the GEMM rate) "
-                        + who + " compute-bound attention kernels reach (Overheads.attentionEfficiency)" + noRow, ids,
-                fitted ? atBound(v[1], ATTENTION[0], ATTENTION[ATTENTION.length - 1]) : null));
-        terms.add(new Term(group + ".memory-efficiency", v[2], "",
-                "fraction of the basis's memory bandwidth " + who + " memory-bound device kernels (norms, "
-                        + "activations, optimizer) reach (Overheads.memoryEfficiency)" + noRow, ids,
-                fitted ? atBound(v[2], MEMORY[0], MEMORY[MEMORY.length - 1]) : null));
-        terms.add(new Term(group + ".per-operation", v[3] * 1e6, "us",
-                "fixed cost per operation run: launch, dispatch, synchronisation (Overheads.perOperationSeconds)"
-                        + noRow, ids,
-                fitted ? atBound(v[3], Double.NaN, PER_OPERATION[PER_OPERATION.length - 1]) : null));
+        String[] meanings = {
+            "fraction of the GEMM ceiling " + who + " compute-bound forward, backward and recompute GEMMs in 16 bits "
+                    + "or more reach (Overheads.computeEfficiency)",
+            "the same for its GEMMs in 8 bits or fewer: FP8 with its casts and scaling (Overheads."
+                    + "lowPrecisionComputeEfficiency)",
+            "fraction of the fused-attention ceiling (Defaults.fusedAttentionFractionOfGemm of the GEMM rate: "
+                    + "FlashAttention-2 on the device) " + who + " compute-bound attention kernels reach "
+                    + "(Overheads.attentionEfficiency)",
+            "fraction of the basis's memory bandwidth " + who + " memory-bound device kernels (norms, activations, "
+                    + "optimizer) reach (Overheads.memoryEfficiency)",
+            "fixed cost per operation run: launch, dispatch, synchronisation (Overheads.perOperationSeconds)"};
+        for (int term = 0; term < TRAINING_TERMS; term++) {
+            boolean own = fitted && (identified[term] || typical == null);
+            String why = !fitted ? noRow : own ? ""
+                    : " (not told by these rows: changing it moves none of them; the typical trainer's value)";
+            double value = term == TRAINING_TERMS - 1 ? v[term] * 1e6 : v[term];
+            double[] grid = grids[term];
+            String bound = !own ? null : atBound(v[term], term == TRAINING_TERMS - 1 ? Double.NaN : grid[0],
+                    grid[grid.length - 1]);
+            terms.add(new Term(group + "." + TRAINING_NAMES[term], value, term == TRAINING_TERMS - 1 ? "us" : "",
+                    meanings[term] + why, ids, bound));
+        }
     }
 
-    private static double trainingCost(List<Prepared> rows, double[][] grids, int[] at) {
+    private static double[] point(double[][] grids, int[] at, double[] typical, boolean[] identified) {
+        double[] v = new double[TRAINING_TERMS];
+        for (int term = 0; term < TRAINING_TERMS; term++) {
+            v[term] = identified[term] || typical == null ? grids[term][at[term]] : typical[term];
+        }
+        return v;
+    }
+
+    private static double trainingCost(List<Prepared> rows, double[][] grids, int[] at, double[] typical,
+                                       boolean[] identified) {
+        double[] v = point(grids, at, typical, identified);
         double[] errors = new double[rows.size()];
-        double c = grids[0][at[0]];
-        double a = grids[1][at[1]];
-        double m = grids[2][at[2]];
-        double o = grids[3][at[3]];
         for (int j = 0; j < rows.size(); j++) {
-            errors[j] = Math.abs(Math.log(rows.get(j).fitted(c, a, m, o) / rows.get(j).row.published()));
+            errors[j] = Math.abs(Math.log(rows.get(j).fitted(v) / rows.get(j).row.published()));
         }
         return median(errors);
     }
@@ -491,7 +574,7 @@ public final class PublishedValidation {
             // The three sums the terms scale: compute-bound seconds, memory-bound seconds, operation runs.
             parts[b] = Overheads.parts(plan.operations(), Roofline.evaluate(plan.operations(), ceilings));
         }
-        double runs = parts[Basis.MEASURED.ordinal()][3];
+        double runs = parts[Basis.MEASURED.ordinal()][TRAINING_TERMS - 1];
         double tokens = setup.tokensPerStep();
         double operationRuns = runs;
         String note = "trainer " + row.engine() + ": " + devices + " device(s), " + row.parallel() + ", recompute "
@@ -499,11 +582,18 @@ public final class PublishedValidation {
                 ", %.0f operation runs per step", operationRuns);
         int mi = Basis.MEASURED.ordinal();
         int di = Basis.DATASHEET.ordinal();
-        Model m = v -> !hasMeasured ? Double.NaN : tokens / devices / (raw[mi] + parts[mi][0] * (1 / v[0] - 1)
-                + parts[mi][1] * (1 / v[1] - 1) + parts[mi][2] * (1 / v[2] - 1) + parts[mi][3] * v[3]);
-        Model d = v -> tokens / devices / (raw[di] + parts[di][0] * (1 / v[0] - 1) + parts[di][1] * (1 / v[1] - 1)
-                + parts[di][2] * (1 / v[2] - 1) + parts[di][3] * v[3]);
+        Model m = v -> !hasMeasured ? Double.NaN : tokens / devices / (raw[mi] + added(parts[mi], v));
+        Model d = v -> tokens / devices / (raw[di] + added(parts[di], v));
         return new Prepared(row, m, d, hasMeasured, note);
+    }
+
+    /** What the terms add to a step: the efficiencies scale their parts by (1/e - 1), the last is seconds per run. */
+    private static double added(double[] parts, double[] v) {
+        double s = 0;
+        for (int i = 0; i < TRAINING_TERMS - 1; i++) {
+            s += parts[i] * (1 / v[i] - 1);
+        }
+        return s + parts[TRAINING_TERMS - 1] * v[TRAINING_TERMS - 1];
     }
 
     static TrainingSetup trainingSetup(PublishedRow row) {

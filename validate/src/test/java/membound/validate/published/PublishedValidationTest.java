@@ -29,7 +29,7 @@ import membound.vocabulary.BadInputException;
  */
 class PublishedValidationTest {
 
-    private static final Result RESULT = PublishedValidation.run(PublishedSet.load());
+    private static final Result RESULT = PublishedValidation.committed();
 
     @Test
     void shouldHoldOutAtLeastAThirdOfEachKindByTheFixedRule() {

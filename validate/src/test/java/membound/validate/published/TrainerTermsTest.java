@@ -20,7 +20,7 @@ import membound.validate.published.PublishedValidation.Term;
  */
 class TrainerTermsTest {
 
-    private static final Result RESULT = PublishedValidation.run(PublishedSet.load());
+    private static final Result RESULT = PublishedValidation.committed();
 
     @Test
     void shouldCommitTheTermsTheFitFinds() {
