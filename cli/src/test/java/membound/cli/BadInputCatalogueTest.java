@@ -377,6 +377,17 @@ class BadInputCatalogueTest {
                 "nosuch:1TB/s"});
         flags.add(new String[] {"--peak-flops for an unknown machine", "nosuch", "--peak-flops", "nosuch:bf16=1T"});
         flags.add(new String[] {"--link that the machine lacks", "link", "--data-parallel", "2", "--link", "nosuch"});
+        flags.add(new String[] {"--trainer unknown", "megatron", "--trainer", "megatorn"});
+        flags.add(new String[] {"--zero 3 with llm.c (ZeRO 0-1)", "zero must be at most 1", "--trainer", "llm.c",
+                "--data-parallel", "8", "--zero", "3"});
+        flags.add(new String[] {"--pipeline-parallel with llm-foundry", "pipeline-parallel must be 1", "--trainer",
+                "llm-foundry", "--pipeline-parallel", "2"});
+        flags.add(new String[] {"--nodes that do not divide the devices", "nodes must divide", "--data-parallel", "6",
+                "--nodes", "4"});
+        flags.add(new String[] {"--nodes x --gpus-per-node not the devices", "nodes x gpus-per-node", "--data-parallel",
+                "16", "--nodes", "2", "--gpus-per-node", "4"});
+        flags.add(new String[] {"--tensor-parallel wider than a node", "gpus-per-node", "--tensor-parallel", "4",
+                "--data-parallel", "2", "--nodes", "4"});
         for (String[] flag : flags) {
             List<String> args = new ArrayList<>(List.of("predict"));
             args.addAll(List.of(training));
@@ -387,8 +398,8 @@ class BadInputCatalogueTest {
                 "h100", "--operations", "-1"));
         cases.add(of("predict", "--compare with an unknown machine", "nosuch", "predict", "--model", "gpt2-124m",
                 "--compare", "h100,nosuch"));
-        cases.add(of("predict", "--context beyond max_position_embeddings", "max_position_embeddings", "predict",
-                "--model", "llama-3.1-8b", "--hardware", "h100", "--decode", "--context", "1000000"));
+        cases.add(of("predict", "--trainer with --decode", "trainer", "predict", "--model", "gpt2-124m", "--hardware",
+                "h100", "--decode", "--trainer", "megatron"));
         // The report takes predict's flags and must refuse the same contradictions.
         for (String[] flag : flags.subList(0, 5)) {
             List<String> args = new ArrayList<>(List.of("report", "--profile", "@a.json", "--model", "gpt2-124m",

@@ -67,6 +67,36 @@ class PredictCommandTest {
     }
 
     @Test
+    void shouldWarnAndPredictAContextPastTheTrainedLength() {
+        Run r = run("predict", "--model", "llama-3.1-8b", "--hardware", "dgx-spark", "--decode", "--context", "131073");
+        assertEquals(0, r.status(), r.both());
+        assertTrue(r.err().contains("context 131073 is past the model's max_position_embeddings 131072"), r.both());
+        assertTrue(r.out().contains("tokens per second"), r.both());
+    }
+
+    @Test
+    void shouldPrintTheDefaultTrainersExpectedStepBesideTheRooflineBound() {
+        Run r = run("predict", "--model", "gpt2-124m", "--hardware", "h100", "--seq-len", "1024");
+        assertEquals(0, r.status(), r.both());
+        assertTrue(r.out().contains("expected with trainer typical (typical PyTorch trainer; the default: no --trainer "
+                + "given)"), r.both());
+        assertTrue(r.out().contains("roofline bound (no trainer terms"), r.both());
+        Run named = run("predict", "--model", "gpt2-124m", "--hardware", "h100", "--seq-len", "1024", "--trainer",
+                "megatron");
+        assertEquals(0, named.status(), named.both());
+        assertTrue(named.out().contains("expected with trainer megatron (Megatron-LM"), named.both());
+        assertTrue(named.out().contains("megatron-bridge.compute-efficiency = "), named.both());
+    }
+
+    @Test
+    void shouldTalkOverTheNetworkAcrossNodes() {
+        Run r = run("predict", "--model", "gpt2-124m", "--hardware", "h100", "--seq-len", "1024", "--data-parallel",
+                "16", "--gpus-per-node", "8");
+        assertEquals(0, r.status(), r.both());
+        assertTrue(r.out().contains("devices talk over: hierarchical: nvlink inside 8-GPU nodes"), r.both());
+    }
+
+    @Test
     void shouldPredictDecodeTokensPerSecond() {
         Run r = run("predict", "--model", "llama-3.1-8b", "--hardware", "dgx-spark", "--decode", "--weights", "Q8_0");
         assertEquals(0, r.status(), r.both());

@@ -68,6 +68,26 @@ public final class Defaults {
     public static final String FUSED_ATTENTION_SOURCE = "0.6 x attainable GEMM: FlashAttention-2 reaches 50-73% of A100 peak "
             + "(Dao 2023) against 86.9% for GEMM (MAMF table)";
 
+    /** FlashAttention-2 on Hopper, which it was not written for: its fraction of the attainable GEMM rate. */
+    public static final double HOPPER_FUSED_ATTENTION_FRACTION_OF_GEMM = 0.45;
+    public static final String HOPPER_FUSED_ATTENTION_SOURCE = "0.45 x attainable GEMM on Hopper: FlashAttention-2 "
+            + "reaches about 35% of H100 peak (Shah et al. 2024, FlashAttention-3, section 1) against about 78% for "
+            + "GEMM; a trainer running FlashAttention-3 or cuDNN attention gets more, its fitted attention efficiency";
+
+    /** The fused-attention fraction of the GEMM rate for a device: Hopper GPUs' own, else the A100-derived one. */
+    public static double fusedAttentionFractionOfGemm(String deviceName) {
+        return hopper(deviceName) ? HOPPER_FUSED_ATTENTION_FRACTION_OF_GEMM : FUSED_ATTENTION_FRACTION_OF_GEMM;
+    }
+
+    public static String fusedAttentionSource(String deviceName) {
+        return hopper(deviceName) ? HOPPER_FUSED_ATTENTION_SOURCE : FUSED_ATTENTION_SOURCE;
+    }
+
+    private static boolean hopper(String deviceName) {
+        String name = deviceName == null ? "" : deviceName.toLowerCase(java.util.Locale.ROOT);
+        return name.contains("h100") || name.contains("h200") || name.contains("hopper");
+    }
+
     /**
      * Memory a GPU runtime holds outside the model's tensors (CUDA context, library workspaces):
      * 1 GiB, an allowance of the order PyTorch shows as reserved-but-unallocated on an idle device.

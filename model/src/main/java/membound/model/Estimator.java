@@ -6,7 +6,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.units.Units;
 import membound.model.machine.Basis;
+import membound.model.machine.Ceiling;
 import membound.model.machine.Link;
 import membound.model.machine.Machine;
 import membound.model.memory.FitAdvisor;
@@ -17,6 +19,8 @@ import membound.model.roofline.Kernel;
 import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;
 import membound.model.roofline.Roofline;
+import membound.model.trainer.Trainer;
+import membound.model.training.Overheads;
 import membound.model.training.Parallelism;
 import membound.model.training.StepPlan;
 import membound.model.training.StepPlanner;
@@ -45,8 +49,23 @@ public final class Estimator {
     private Estimator() {
     }
 
-    /** Everything: both bases, sensitivity, memory with advice, operations, ceilings and notes. */
+    /**
+     * Everything: both bases, sensitivity, memory with advice, operations, ceilings and notes, with the typical
+     * PyTorch trainer's terms ({@link Trainer#defaultTrainer()}) giving the expected step.
+     */
     public static Prediction predict(Workload workload, TrainingSetup setup, Machine machine) {
+        return predict(workload, setup, machine, Trainer.defaultTrainer(), false);
+    }
+
+    /**
+     * Everything, with {@code trainer}'s terms giving the expected step ({@link Prediction#expected()}) beside the
+     * roofline bound; a layout the trainer cannot run is refused in one line ({@link Trainer#check}).
+     *
+     * @param named whether the user named the trainer (the output says which applied either way)
+     */
+    public static Prediction predict(Workload workload, TrainingSetup setup, Machine machine, Trainer trainer,
+                                     boolean named) {
+        trainer.check(setup.parallelism());
         StepPlan plan = StepPlanner.plan(workload, setup, machine);
         Link link = parallelLink(machine, setup.parallelism());
         int tenants = setup.tenants();
@@ -86,6 +105,20 @@ public final class Estimator {
                     + "(measured tenants curve: %s) and 1/%d of the compute", tenants, machine.name(),
                     Ceilings.bandwidthShare(machine, tenants), machine.tenants().source(), tenants));
         }
+        Overheads overheads = trainer.overheads();
+        double added = overheads.addedSeconds(plan.operations(), Roofline.evaluate(plan.operations(), measuredCeilings));
+        double expectedStep = measured.stepSeconds() + added;
+        double datasheetStep = Double.NaN;
+        if (datasheet != null) {
+            datasheetStep = datasheet.stepSeconds() + overheads.addedSeconds(plan.operations(),
+                    Roofline.evaluate(plan.operations(), datasheetCeilings));
+        }
+        TrainerEstimate expected = new TrainerEstimate(trainer.id(), trainer.name(), named, trainer.describeTerms(),
+                expectedStep, measured.tokensPerStep() / expectedStep, measured.steps() * expectedStep,
+                measured.mfu() * measured.stepSeconds() / expectedStep, added, datasheetStep,
+                datasheet == null ? Double.NaN : datasheet.tokensPerStep() / datasheetStep,
+                datasheet == null ? Double.NaN : datasheet.steps() * datasheetStep,
+                datasheet == null ? Double.NaN : datasheet.mfu() * datasheet.stepSeconds() / datasheetStep);
         return new Prediction(workload.name(), workload.source(), workload.parameters().total(),
                 workload.parameters().active(), plan.trainableParameters(), setup, machine.id(), machine.name(),
                 machine.source(), link == null ? null : link.name(), measured, datasheet,
@@ -93,7 +126,8 @@ public final class Estimator {
                 sensitivity, memory, rows(plan.operations(), measuredEval),
                 Ceilings.describe(machine, Basis.MEASURED, plan.computePrecision(), link, tenants),
                 datasheet == null ? List.of()
-                        : Ceilings.describe(machine, Basis.DATASHEET, plan.computePrecision(), link, tenants), notes);
+                        : Ceilings.describe(machine, Basis.DATASHEET, plan.computePrecision(), link, tenants), notes,
+                expected);
     }
 
     /**
@@ -215,6 +249,9 @@ public final class Estimator {
         if (parallelism.devices() == 1) {
             return null;
         }
+        if (parallelism.nodes() > 1) {
+            return hierarchicalLink(machine, parallelism);
+        }
         if (parallelism.link() != null) {
             Link named = machine.link(parallelism.link());
             if (named == null) {
@@ -230,6 +267,89 @@ public final class Estimator {
                     + " has none: devices=" + parallelism.devices());
         }
         return link;
+    }
+
+    /**
+     * Network bandwidth per GPU, per direction, of the nodes a catalog GPU is sold in, where the machine itself has
+     * no network link: one ConnectX NIC per GPU, as NVIDIA's DGX systems have them.
+     */
+    private static final java.util.Map<String, double[]> NODE_NETWORK = java.util.Map.of(
+            "h100-sxm", new double[] {50e9}, "h200-sxm", new double[] {50e9}, "b200", new double[] {50e9},
+            "a100-sxm-80gb", new double[] {25e9});
+
+    private static final java.util.Map<String, String> NODE_NETWORK_SOURCE = java.util.Map.of(
+            "h100-sxm", "NVIDIA DGX H100 user guide: eight single-port ConnectX-7 400 Gb/s InfiniBand/Ethernet, one per "
+                    + "GPU (50 GB/s each way)",
+            "h200-sxm", "NVIDIA DGX H200 user guide: eight single-port ConnectX-7 400 Gb/s, one per GPU (50 GB/s each way)",
+            "b200", "NVIDIA DGX B200 user guide: eight single-port ConnectX-7 400 Gb/s, one per GPU (50 GB/s each way)",
+            "a100-sxm-80gb", "NVIDIA DGX A100 user guide: eight single-port ConnectX-6 200 Gb/s HDR, one per GPU (25 GB/s "
+                    + "each way); llm-foundry's A100 table states 1600 Gbps node-node (RoCE), the same per GPU");
+
+    /**
+     * The link the collectives of devices spread over several nodes see, as one ring-equivalent bandwidth over the
+     * data-parallel group's {@code N} nodes of {@code g} of its GPUs each (a group inside one node: the peer link itself). NCCL's
+     * hierarchical all-reduce reduce-scatters inside each node over NVLink ({@code (g-1)/g} of the buffer), all-reduces
+     * each GPU's shard across the {@code N} nodes over its own NIC ({@code 2(N-1)/N} of {@code S/g}, the g rails in
+     * parallel), and all-gathers inside the node again. Its time, {@code 2(g-1)/g S/B_nvlink + 2(N-1)/N S/(g B_net)},
+     * set equal to a flat ring's {@code 2(n-1)/n S / B} over all {@code n = N g} ranks gives {@code B}: the bus
+     * bandwidth nccl-tests would print. The ZeRO gathers and reduce-scatters have the same ratio of bytes (half of
+     * each phase), so one figure serves every data-parallel collective. Tensor-parallel traffic, inside a node,
+     * is charged at it too (the model has one parallel link per setup): pessimistic where tensor parallel spans
+     * several GPUs of a multi-node setup, and said in the link's name.
+     */
+    static Link hierarchicalLink(Machine machine, Parallelism parallelism) {
+        // The ring is the data-parallel group. Ranks are laid out tensor-parallel fastest, then data parallel, then
+        // pipeline (Megatron's order; FSDP has only data parallel): a node holds gpus-per-node / tp ranks of a group.
+        int dp = parallelism.dataParallel();
+        int perNode = Math.max(1, Math.min(dp, parallelism.devicesPerNode() / parallelism.tensorParallel()));
+        int nodes = dp / perNode;
+        Link peerInside = machine.link(Link.Kind.PEER);
+        if (nodes <= 1 && peerInside != null) {
+            // The whole group sits inside one node: NVLink, the pipeline's point-to-point sends cross the network.
+            return peerInside;
+        }
+        if (nodes <= 1) {
+            nodes = parallelism.nodes();
+            perNode = parallelism.devicesPerNode();
+        }
+        Link network = machine.link(Link.Kind.NETWORK);
+        Ceiling net;
+        String netName;
+        if (network != null) {
+            net = network.bandwidth();
+            netName = network.name();
+        } else if (NODE_NETWORK.containsKey(machine.id())) {
+            net = Ceiling.datasheet(NODE_NETWORK.get(machine.id())[0], NODE_NETWORK_SOURCE.get(machine.id()));
+            netName = "network (" + Units.formatBandwidth(net.datasheet()) + " per GPU)";
+        } else {
+            throw new BadInputException("nodes must be 1 on " + machine.id() + ": it has no network link and the model "
+                    + "knows no node fabric for it: nodes=" + nodes);
+        }
+        Link peer = perNode > 1 ? machine.link(Link.Kind.PEER) : null;
+        if (perNode > 1 && peer == null) {
+            throw new BadInputException("gpus-per-node must be 1 on " + machine.id() + " (it has no peer link between "
+                    + "devices in a node): gpus-per-node=" + perNode);
+        }
+        int n = nodes * perNode;
+        double ring = 2.0 * (n - 1) / n;
+        double[] values = new double[2];
+        for (Basis basis : new Basis[] {Basis.MEASURED, Basis.DATASHEET}) {
+            double inside = perNode > 1 ? 2.0 * (perNode - 1) / perNode / peer.bandwidth().value(basis) : 0;
+            double across = 2.0 * (nodes - 1) / nodes / perNode / net.value(basis);
+            values[basis.ordinal()] = ring / (inside + across);
+        }
+        String how = String.format(Locale.ROOT, "NCCL hierarchical ring over the data-parallel group: %d nodes x %d "
+                + "GPUs of it, %s inside, %s across (bus bandwidth 2(n-1)/n S / T)", nodes, perNode,
+                perNode > 1 ? peer.name() : "nothing", netName);
+        Ceiling bandwidth = new Ceiling(values[Basis.DATASHEET.ordinal()], how + "; datasheet: "
+                + (perNode > 1 ? peer.bandwidth().source(Basis.DATASHEET) + "; " : "") + net.source(Basis.DATASHEET),
+                values[Basis.MEASURED.ordinal()], how + "; measured basis: "
+                + (perNode > 1 ? peer.bandwidth().source(Basis.MEASURED) + "; " : "") + net.source(Basis.MEASURED));
+        double latency = Math.max(network == null ? 0 : network.latencySeconds(), peer == null ? 0 : peer.latencySeconds());
+        return new Link("hierarchical", "hierarchical: " + (perNode > 1 ? peer.id() + " inside " + perNode + "-GPU nodes, "
+                : "") + netName + " across " + nodes + " nodes" + (parallelism.tensorParallel() > 1
+                ? " (tensor-parallel traffic charged at it too)" : ""), Link.Kind.NETWORK, bandwidth, latency,
+                network == null ? "no network latency known" : network.latencySource());
     }
 
     private static String linkIds(Machine machine) {

@@ -15,13 +15,15 @@ import membound.model.training.TrainingSetup;
  *        {@link membound.model.machine.Machine#datasheetUnknown}; the notes say why)
  * @param datasheetDifference (datasheet - measured) / measured step time: negative when the
  *        datasheet promises a faster step than the measured ceilings give; NaN when there is no datasheet step
+ * @param expected the step with the trainer's terms ({@link TrainerEstimate}): the answer; {@code measured} and
+ *        {@code datasheet} are the roofline, the bound it is printed beside
  */
 public record Prediction(String workload, String workloadSource, long parameters, long activeParameters,
                          double trainableParameters, TrainingSetup setup, String machine, String machineName,
                          String machineSource, String parallelLink, StepResult measured, StepResult datasheet,
                          double datasheetDifference, Sensitivity sensitivity, MemoryFootprint memory,
                          List<OperationRow> operations, List<CeilingLine> measuredCeilings, List<CeilingLine> datasheetCeilings,
-                         List<String> notes) {
+                         List<String> notes, TrainerEstimate expected) {
 
     public Prediction {
         operations = List.copyOf(operations);

@@ -27,7 +27,7 @@ record EngineTerms(Engine engine, PublishedValidation.Term bandwidth, PublishedV
 
     static EngineTerms of(String name) {
         Engine engine = Engine.parse(name);
-        List<PublishedValidation.Term> terms = PublishedValidation.run(PublishedSet.load()).terms();
+        List<PublishedValidation.Term> terms = PublishedValidation.inferenceTerms(PublishedSet.load());
         return new EngineTerms(engine, find(terms, "decode." + engine.id() + ".bandwidth-efficiency"),
                 find(terms, "prefill." + engine.id() + ".gemm-efficiency"),
                 find(terms, "prefill." + engine.id() + ".traffic-overlap"));

@@ -72,6 +72,7 @@ public final class PredictCommand implements Callable<Integer> {
         options.checkConsistent();
         Workload workload = options.workload();
         options.checkAgainst(workload);
+        options.warnings().forEach(spec.commandLine().getErr()::println);
         Overrides overrides = options.overrides();
         List<String> machineNames = new ArrayList<>();
         if (options.profile().given()) {
@@ -108,9 +109,12 @@ public final class PredictCommand implements Callable<Integer> {
             return 0;
         }
         TrainingSetup setup = options.trainingSetup();
+        membound.model.trainer.Trainer trainer = options.trainer();
+        trainer.check(setup.parallelism());
         List<MachineResult<Prediction>> results = new ArrayList<>();
         for (String name : machineNames) {
-            results.add(attempt(name, overrides, machineNames.size() > 1, m -> Estimator.predict(workload, setup, m)));
+            results.add(attempt(name, overrides, machineNames.size() > 1,
+                    m -> Estimator.predict(workload, setup, m, trainer, options.trainerNamed())));
         }
         if (format == OutputFormat.JSON) {
             out.println(json(results.size() == 1 ? results.get(0).value() : resultsJson(results)));

@@ -111,7 +111,7 @@ public final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         boolean json = format.value() == OutputFormat.JSON;
         if (published) {
-            PublishedValidation.Result result = PublishedValidation.run(PublishedSet.load());
+            PublishedValidation.Result result = PublishedValidation.committed();
             PrintWriter out = spec.commandLine().getOut();
             out.print(json ? PublishedReport.json(result) : PublishedReport.text(result));
             out.flush();

@@ -25,6 +25,7 @@ import membound.model.workload.Mlp;
 import membound.model.workload.Presets;
 import membound.model.workload.Transformer;
 import membound.model.workload.Workload;
+import membound.model.trainer.Trainer;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.Precision;
 
@@ -146,6 +147,20 @@ public final class PredictOptions {
     @Option(names = "--link", paramLabel = "ID", description = "Link the devices talk over (default: peer, else network).")
     String link;
 
+    @Option(names = "--nodes", paramLabel = "N", description = "Machines the devices are spread over (default 1): across "
+            + "nodes the data-parallel collectives run hierarchically, NVLink inside a node and the network across.")
+    Integer nodes;
+
+    @Option(names = "--gpus-per-node", paramLabel = "G", description = "Devices in each node; with --nodes, nodes x G must be "
+            + "the devices (data x tensor x pipeline parallel); alone, it gives the nodes.")
+    Integer gpusPerNode;
+
+    @Option(names = "--trainer", paramLabel = "NAME", description = "The training framework whose fitted terms give the "
+            + "expected step (trainers.tsv: typical, megatron, nemo, llm-foundry, pytorch-fsdp, deepspeed, hf-trainer, "
+            + "llm.c, pytorch-eager, pytorch-compiled; default: typical, the typical PyTorch trainer). The roofline "
+            + "is printed beside it as the bound.")
+    String trainer;
+
     @Option(names = "--overlap-communication", description = "Hide the gradient all-reduce behind the backward pass.")
     boolean overlapCommunication;
 
@@ -203,7 +218,7 @@ public final class PredictOptions {
             "--grad-accum", "--weights-precision", "--gradients-precision", "--optimizer-precision", "--master-weights",
             "--optimizer", "--checkpointing", "--finetune", "--lora-rank", "--lora-targets", "--pruning", "--offload",
             "--data-parallel", "--tensor-parallel", "--pipeline-parallel", "--zero", "--link", "--overlap-communication",
-            "--operations");
+            "--operations", "--nodes", "--gpus-per-node", "--trainer");
 
     /** Options that only decode reads: without --decode each is an error. */
     static final List<String> DECODE_ONLY = List.of("--weights", "--context", "--batch", "--prompt", "--kv-precision",
@@ -250,7 +265,11 @@ public final class PredictOptions {
         int tokensPerSequence = decode ? context : sequenceLength;
         // Only a length the user gave: the default (2048) is longer than GPT-2's 1024 and predicts as it always has.
         boolean given = mixee.commandLine().getParseResult().hasMatchedOption(decode ? "--context" : "--seq-len");
-        if (given && tf.maxPositions() > 0 && tokensPerSequence > tf.maxPositions()) {
+        if (decode && given && tf.maxPositions() > 0 && tokensPerSequence > tf.maxPositions()) {
+            // Engines decode past the trained length (llama.cpp warns and goes on): a what-if, not an impossibility.
+            warnings.add("warning: context " + tokensPerSequence + " is past the model's max_position_embeddings "
+                    + tf.maxPositions() + " (" + tf.name() + "): predicted as asked; the model was not trained that far");
+        } else if (given && tf.maxPositions() > 0 && tokensPerSequence > tf.maxPositions()) {
             throw new BadInputException((decode ? "context" : "seq-len") + " must be at most the model's "
                     + "max_position_embeddings (" + tf.maxPositions() + "): " + (decode ? "context=" : "seq-len=")
                     + tokensPerSequence + ", model=" + tf.name());
@@ -259,6 +278,46 @@ public final class PredictOptions {
             throw new BadInputException("lora-rank must be at most the model's hidden size (" + tf.hiddenSize()
                     + "): lora-rank=" + loraRank + ", model=" + tf.name());
         }
+    }
+
+    private final List<String> warnings = new ArrayList<>();
+
+    /** Warnings {@link #checkAgainst} found (a context past the trained length), each one line for stderr. */
+    public List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    /** The trainer --trainer names, or the default (typical PyTorch) one; unknown names get the close matches. */
+    public Trainer trainer() {
+        return trainer == null ? Trainer.defaultTrainer() : Trainer.parse(trainer);
+    }
+
+    /** Whether --trainer was given. */
+    public boolean trainerNamed() {
+        return trainer != null;
+    }
+
+    /** The nodes of --nodes and --gpus-per-node, checked against the devices in one line. */
+    int nodes() {
+        int devices = dataParallel * tensorParallel * pipelineParallel;
+        if (nodes != null && nodes <= 0) {
+            throw new BadInputException("nodes must be positive: nodes=" + nodes);
+        }
+        if (gpusPerNode != null && gpusPerNode <= 0) {
+            throw new BadInputException("gpus-per-node must be positive: gpus-per-node=" + gpusPerNode);
+        }
+        if (nodes != null && gpusPerNode != null && (long) nodes * gpusPerNode != devices) {
+            throw new BadInputException("nodes x gpus-per-node must equal the devices (data x tensor x pipeline "
+                    + "parallel = " + devices + "): nodes=" + nodes + ", gpus-per-node=" + gpusPerNode);
+        }
+        if (nodes == null && gpusPerNode != null) {
+            if (devices % gpusPerNode != 0) {
+                throw new BadInputException("gpus-per-node must divide the devices (data x tensor x pipeline parallel = "
+                        + devices + "): gpus-per-node=" + gpusPerNode);
+            }
+            return devices / gpusPerNode;
+        }
+        return nodes == null ? 1 : nodes;
     }
 
     /** The format asked for; checked here, at the point predict always checked it. */
@@ -382,9 +441,9 @@ public final class PredictOptions {
                 .fineTuning(fineTuning())
                 .pruning(Pruning.parse(pruning))
                 .offload(Offload.parse(offload))
-                .parallelism(new Parallelism(dataParallel, tensorParallel, pipelineParallel, zeroStage, link))
+                .parallelism(new Parallelism(dataParallel, tensorParallel, pipelineParallel, zeroStage, link, nodes()))
                 .tenants(tenants)
-                .overlapCommunication(overlapCommunication);
+                .overlapCommunication(overlapCommunication || trainer().overlapsCommunication());
         if (tokens != null && steps != null) {
             throw new BadInputException("tokens and steps must not both be given: tokens=" + tokens + ", steps=" + steps);
         }

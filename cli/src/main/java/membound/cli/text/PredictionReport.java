@@ -11,6 +11,7 @@ import java.util.function.ToDoubleFunction;
 import membound.model.OperationRow;
 import membound.model.Prediction;
 import membound.model.StepResult;
+import membound.model.TrainerEstimate;
 import membound.model.decode.DecodePrediction;
 import membound.model.decode.DecodeSetup;
 import membound.model.memory.MemoryFootprint;
@@ -45,6 +46,25 @@ public final class PredictionReport {
         out.println();
         StepResult m = p.measured();
         StepResult d = p.datasheet();
+        TrainerEstimate e = p.expected();
+        if (e != null) {
+            out.printf(Locale.ROOT, "expected with trainer %s (%s%s):%n", e.trainer(), e.trainerName(),
+                    e.named() ? "" : "; the default: no --trainer given");
+            out.printf(Locale.ROOT, "%-22s %16s %16s%n", "", "measured", "datasheet");
+            out.printf(Locale.ROOT, "%-22s %16s %16s   (+%s over the roofline bound)%n", "step time",
+                    Numbers.duration(e.stepSeconds()), Numbers.duration(e.datasheetStepSeconds()),
+                    Numbers.duration(e.addedSeconds()));
+            out.printf(Locale.ROOT, "%-22s %16s %16s%n", "tokens per second", Numbers.count(e.tokensPerSecond()),
+                    Numbers.count(e.datasheetTokensPerSecond()));
+            out.printf(Locale.ROOT, "%-22s %16s %16s%n", "total time", Numbers.duration(e.totalSeconds()),
+                    Numbers.duration(e.datasheetTotalSeconds()));
+            out.printf(Locale.ROOT, "%-22s %16s %16s%n", "MFU", Numbers.percent(e.mfu()), Numbers.percent(e.datasheetMfu()));
+            for (String line : e.terms()) {
+                out.println("  " + line);
+            }
+            out.println();
+            out.println("roofline bound (no trainer terms: every kernel at its ceiling, nothing between them):");
+        }
         out.printf(Locale.ROOT, "%-22s %16s %16s%n", "", "measured", "datasheet");
         out.printf(Locale.ROOT, "%-22s %16s %16s   (datasheet %s)%n", "step time", Numbers.duration(m.stepSeconds()),
                 Numbers.duration(of(d, StepResult::stepSeconds)), Numbers.signedPercent(p.datasheetDifference()));

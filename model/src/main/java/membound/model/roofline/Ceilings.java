@@ -131,7 +131,7 @@ public final class Ceilings {
         Ceiling vector = device.vectorFlops();
         vectorFlopsPerSecond = vector == null ? gemmFlopsPerSecond[Precision.FP32.ordinal()]
                 : vector.value(basis) * computeShare;
-        attentionFractionOfGemm = Defaults.FUSED_ATTENTION_FRACTION_OF_GEMM;
+        attentionFractionOfGemm = Defaults.fusedAttentionFractionOfGemm(device.name());
         List<MemoryTier> tiers = device.tiers();
         tierCapacity = new double[tiers.size()];
         tierRate = new double[tiers.size() * PATTERNS];
@@ -497,8 +497,8 @@ public final class Ceilings {
                         rate.elementsPerSecond(), "elements/s", rate.source()));
             }
         }
-        lines.add(new CeilingLine("fused attention", Defaults.FUSED_ATTENTION_FRACTION_OF_GEMM, "x GEMM",
-                Defaults.FUSED_ATTENTION_SOURCE));
+        lines.add(new CeilingLine("fused attention", Defaults.fusedAttentionFractionOfGemm(device.name()), "x GEMM",
+                Defaults.fusedAttentionSource(device.name())));
         Ceiling vector = device.vectorFlops();
         if (vector != null) {
             lines.add(new CeilingLine("vector (elementwise)", vector.value(basis), "FLOP/s", vector.source(basis)));

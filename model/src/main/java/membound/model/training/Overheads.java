@@ -5,39 +5,84 @@ import java.util.List;
 import membound.model.roofline.Kernel;
 import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;
+import membound.model.roofline.Placement;
 import membound.model.roofline.Roofline;
 
 /**
- * What a per-operation roofline misses in a training step, as two terms applied to its evaluation:
+ * What a per-operation roofline misses in a training step, as five terms applied to its evaluation:
  * <ul>
  *   <li>{@code computeEfficiency}: the fraction of the basis's GEMM ceiling a trainer's forward, backward and
- *   recompute kernels reach on compute-bound operations (the roofline charges them at the ceiling; FSDP's
- *   gathers, unfused norms and attention kernels slower than the GEMM ceiling land here);</li>
+ *   recompute kernels reach on compute-bound operations (the roofline charges them at the ceiling; attention
+ *   kernels slower than the GEMM ceiling and wave quantization land here);</li>
+ *   <li>{@code lowPrecisionComputeEfficiency}: the same for GEMMs in 8 bits or fewer (FP8, FP4, INT8): their
+ *   scaling, casts and amax bookkeeping are not operations of the plan, and the FP8 recipes trainers use differ;</li>
+ *   <li>{@code attentionEfficiency}: the same for the fused attention kernels, against the ceiling's documented
+ *   FlashAttention fraction of the GEMM rate (which FlashAttention generation a trainer runs on which GPU differs);</li>
+ *   <li>{@code memoryEfficiency}: the fraction of the basis's memory bandwidth the memory-bound device kernels
+ *   reach (unfused norms, activations, residual adds, the optimizer step's elementwise passes): a trainer that
+ *   fuses them moves fewer bytes than the roofline counts, one that does not reaches less than the STREAM-like
+ *   ceiling;</li>
  *   <li>{@code perOperationSeconds}: a fixed cost per operation run (kernel launch, Python dispatch, the
- *   synchronisation between them), times every operation's count in the step.</li>
+ *   synchronisation between them, an FSDP gather's wait), times every operation's count in the step.</li>
  * </ul>
- * Neither is measured by the CPU or GPU suites today; both are fitted on the fit rows of the published set
- * ({@code membound validate --published} prints their values and the rows). {@link #NONE} leaves the
- * roofline as it is. Cheap: one pass over the evaluation's arrays, no allocation.
+ * None is measured by the CPU or GPU suites today; they are fitted on the fit rows of the published set, per
+ * trainer ({@code membound validate --published} prints their values and the rows; {@code
+ * membound.model.trainer.Trainer} carries them into {@code predict}). {@link #NONE} leaves the roofline as it is.
+ * Cheap: one pass over the evaluation's arrays, no allocation.
  */
-public record Overheads(double computeEfficiency, double perOperationSeconds, String source) {
+public record Overheads(double computeEfficiency, double lowPrecisionComputeEfficiency, double attentionEfficiency,
+                        double memoryEfficiency, double perOperationSeconds, String source) {
 
-    public static final Overheads NONE = new Overheads(1, 0, "none: the roofline alone");
+    public static final Overheads NONE = new Overheads(1, 1, 1, 1, 0, "none: the roofline alone");
 
     public Overheads {
         if (!(computeEfficiency > 0 && computeEfficiency <= 2)) {
             throw new IllegalArgumentException("compute efficiency must be in (0, 2]: computeEfficiency="
                     + computeEfficiency);
         }
-        if (!(perOperationSeconds >= 0)) {
-            throw new IllegalArgumentException("per-operation seconds must be >= 0: perOperationSeconds="
+        if (!(lowPrecisionComputeEfficiency > 0 && lowPrecisionComputeEfficiency <= 2)) {
+            throw new IllegalArgumentException("low-precision compute efficiency must be in (0, 2]: "
+                    + "lowPrecisionComputeEfficiency=" + lowPrecisionComputeEfficiency);
+        }
+        if (!(attentionEfficiency > 0 && attentionEfficiency <= 2)) {
+            throw new IllegalArgumentException("attention efficiency must be in (0, 2]: attentionEfficiency="
+                    + attentionEfficiency);
+        }
+        if (!(memoryEfficiency > 0 && memoryEfficiency <= 2)) {
+            throw new IllegalArgumentException("memory efficiency must be in (0, 2]: memoryEfficiency="
+                    + memoryEfficiency);
+        }
+        if (!(perOperationSeconds >= 0) || Double.isInfinite(perOperationSeconds)) {
+            throw new IllegalArgumentException("per-operation seconds must be >= 0 and finite: perOperationSeconds="
                     + perOperationSeconds);
         }
     }
 
+    /** Compute (at every GEMM precision) and per-operation terms only: attention and memory-bound kernels at the ceiling. */
+    public Overheads(double computeEfficiency, double perOperationSeconds, String source) {
+        this(computeEfficiency, computeEfficiency, 1, 1, perOperationSeconds, source);
+    }
+
     /** Seconds the terms add to a step whose roofline evaluation is {@code eval} (of {@code operations}). */
     public double addedSeconds(List<Operation> operations, Roofline.Evaluation eval) {
+        double[] parts = parts(operations, eval);
+        return parts[0] * (1 / computeEfficiency - 1) + parts[1] * (1 / lowPrecisionComputeEfficiency - 1)
+                + parts[2] * (1 / attentionEfficiency - 1) + parts[3] * (1 / memoryEfficiency - 1)
+                + parts[4] * perOperationSeconds;
+    }
+
+    /**
+     * What the terms scale, summed over a step: compute-bound forward/backward/recompute seconds of GEMMs (16 bits
+     * and wider, then 8 bits and narrower) and of
+     * fused attention kernels (the ceiling's fixed fraction of the GEMM rate, scaled by the trainer's own), memory-bound
+     * device seconds (forward, backward, recompute and the optimizer step), and operation runs (every device
+     * kernel's count). A fit evaluates the roofline once and these three numbers give the step at any terms.
+     */
+    public static double[] parts(List<Operation> operations, Roofline.Evaluation eval) {
         double computeBound = 0;
+        double lowPrecision = 0;
+        double attention = 0;
+        double memoryBoundSeconds = 0;
         double runs = 0;
         double[] seconds = eval.seconds();
         boolean[] memoryBound = eval.memoryBound();
@@ -48,11 +93,18 @@ public record Overheads(double computeEfficiency, double perOperationSeconds, St
             }
             runs += op.count();
             OperationClass c = op.operationClass();
-            if (!memoryBound[i] && (c == OperationClass.FORWARD || c == OperationClass.BACKWARD
-                    || c == OperationClass.RECOMPUTE)) {
+            boolean pass = c == OperationClass.FORWARD || c == OperationClass.BACKWARD || c == OperationClass.RECOMPUTE;
+            if (!memoryBound[i] && pass && op.kernel() == Kernel.ATTENTION) {
+                attention += seconds[i];
+            } else if (!memoryBound[i] && pass && op.precision().bits() <= 8) {
+                lowPrecision += seconds[i];
+            } else if (!memoryBound[i] && pass) {
                 computeBound += seconds[i];
+            } else if (memoryBound[i] && op.placement() == Placement.DEVICE
+                    && (pass || c == OperationClass.OPTIMIZER)) {
+                memoryBoundSeconds += seconds[i];
             }
         }
-        return computeBound * (1 / computeEfficiency - 1) + runs * perOperationSeconds;
+        return new double[] {computeBound, lowPrecision, attention, memoryBoundSeconds, runs};
     }
 }

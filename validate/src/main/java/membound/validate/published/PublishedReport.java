@@ -44,17 +44,31 @@ public final class PublishedReport {
         out.append("\nfitted terms (fitted on the fit rows only, by the median |log(predicted/published)|, measured "
                 + "basis where the hardware has one):\n");
         for (Term t : result.terms()) {
-            out.append(String.format(Locale.ROOT, "  %-44s %8.4f %-2s %s; fitted on %s%n", t.name(), t.value(), t.unit(),
-                    t.meaning(), t.fittedOn().isEmpty() ? "no row" : String.join(", ", t.fittedOn())));
+            out.append(String.format(Locale.ROOT, "  %-44s %8.4f %-2s %s; fitted on %s%s%n", t.name(), t.value(), t.unit(),
+                    t.meaning(), t.fittedOn().isEmpty() ? "no row" : rows(t.fittedOn()),
+                    t.atBound() == null ? "" : "; AT ITS " + t.atBound().toUpperCase(Locale.ROOT)
+                            + ": the model's structure does not fit these rows"));
         }
-        out.append("\nheld-out rows, median |error| by kind (measured basis; datasheet basis; the basis each row has):\n");
+        out.append("\nheld-out rows, median |error| by kind (measured basis; datasheet basis; the basis each row has), "
+                + "the largest |error|, and the rows set aside (neither fitted nor judged):\n");
         for (KindSummary s : result.summaries()) {
-            out.append(String.format(Locale.ROOT, "  %-9s %2d held out (%2d fit): measured %7s, datasheet %7s, "
-                            + "either %7s; target %s: %s%n",
-                    s.kind().label(), s.heldOut(), s.fit(), magnitude(s.medianMeasured()),
-                    magnitude(s.medianDatasheet()), magnitude(s.medianPrimary()), magnitude(s.target()),
-                    Double.isNaN(s.medianPrimary()) ? "no held-out row" : s.medianPrimary() <= s.target() ? "met"
-                            : "NOT met"));
+            out.append(String.format(Locale.ROOT, "  %-9s %3d held out (%3d fit, %d aside): measured %7s, datasheet %7s, "
+                            + "either %7s; largest %7s (%s); target median %s%s: %s%n",
+                    s.kind().label(), s.heldOut(), s.fit(), s.aside(), magnitude(s.medianMeasured()),
+                    magnitude(s.medianDatasheet()), magnitude(s.medianPrimary()), magnitude(s.maxPrimary()),
+                    s.maxRow() == null ? "-" : s.maxRow(), magnitude(s.target()),
+                    Double.isNaN(s.limit()) ? "" : ", none over " + magnitude(s.limit()),
+                    Double.isNaN(s.medianPrimary()) ? "no held-out row" : s.met() ? "met" : "NOT met"));
+        }
+        boolean aside = false;
+        for (RowResult r : result.rows()) {
+            if (r.row().aside() != null) {
+                if (!aside) {
+                    out.append("\nset aside:\n");
+                    aside = true;
+                }
+                out.append("  ").append(r.row().id()).append(": ").append(r.row().aside()).append('\n');
+            }
         }
         out.append("\nsources per row: ").append(PublishedSet.RESOURCE).append(" (source and quoted cell); rows' basis:\n");
         for (RowResult r : result.rows()) {
@@ -91,6 +105,9 @@ public final class PublishedReport {
             n.put("basis", r.basis());
             n.put("source", row.source());
             n.put("quote", row.quote());
+            if (row.aside() != null) {
+                n.put("aside", row.aside());
+            }
         }
         ArrayNode terms = root.putArray("fittedTerms");
         for (Term t : result.terms()) {
@@ -101,6 +118,9 @@ public final class PublishedReport {
             n.put("meaning", t.meaning());
             ArrayNode on = n.putArray("fittedOn");
             t.fittedOn().forEach(on::add);
+            if (t.atBound() != null) {
+                n.put("atSearchBound", t.atBound());
+            }
         }
         ArrayNode kinds = root.putArray("heldOut");
         for (KindSummary s : result.summaries()) {
@@ -112,6 +132,11 @@ public final class PublishedReport {
             put(n, "medianAbsErrorDatasheet", s.medianDatasheet());
             put(n, "medianAbsError", s.medianPrimary());
             n.put("target", s.target());
+            put(n, "maxAbsError", s.maxPrimary());
+            n.put("maxRow", s.maxRow());
+            put(n, "limit", s.limit());
+            n.put("aside", s.aside());
+            n.put("met", s.met());
         }
         try {
             return JSON.writeValueAsString(root) + "\n";
@@ -141,6 +166,36 @@ public final class PublishedReport {
 
     private static String magnitude(double v) {
         return Double.isFinite(v) ? String.format(Locale.ROOT, "%.1f%%", 100 * v) : "-";
+    }
+
+    /** Row ids, runs of consecutive ids of one kind shortened (l28-l40). */
+    static String rows(java.util.List<String> ids) {
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        while (i < ids.size()) {
+            int j = i;
+            while (j + 1 < ids.size() && next(ids.get(j), ids.get(j + 1))) {
+                j++;
+            }
+            if (out.length() > 0) {
+                out.append(", ");
+            }
+            out.append(ids.get(i));
+            if (j > i) {
+                out.append(j == i + 1 ? ", " : "-").append(ids.get(j));
+            }
+            i = j + 1;
+        }
+        return out.toString();
+    }
+
+    private static boolean next(String a, String b) {
+        String pa = a.replaceAll("[0-9]+$", "");
+        String pb = b.replaceAll("[0-9]+$", "");
+        if (!pa.equals(pb) || pa.length() == a.length() || pb.length() == b.length()) {
+            return false;
+        }
+        return Integer.parseInt(b.substring(pb.length())) == Integer.parseInt(a.substring(pa.length())) + 1;
     }
 
     private static String shorten(String s, int width) {

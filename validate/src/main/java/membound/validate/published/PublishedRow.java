@@ -12,11 +12,13 @@ import membound.vocabulary.BadInputException;
  *
  * @param tokens decode: tokens generated; prefill: prompt tokens; training: sequence length
  * @param context decode: KV-cache depth of the average generated token; prefill and training: the sequence
+ * @param aside null, or why the row is set aside: neither fitted on nor judged (a row whose published setup the
+ *        model cannot reproduce, said with what it ran), still printed with its prediction
  */
 public record PublishedRow(int line, String id, Kind kind, boolean heldOut, String model, String engine,
                            String hardware, String weights, int batch, int tokens, int context, int accumulation,
                            String parallel, String recompute, String finetune, double published, String unit,
-                           String source, String quote) {
+                           String source, String quote, String aside) {
 
     /** What a row measures. */
     public enum Kind {

@@ -28,7 +28,7 @@ public final class PublishedSet {
 
     static final String DIRECTORY = "/membound/validate/published/";
     public static final String RESOURCE = DIRECTORY + "published.tsv";
-    private static final int COLUMNS = 18;
+    private static final int COLUMNS = 19;
 
     private final List<PublishedRow> rows;
 
@@ -82,7 +82,7 @@ public final class PublishedSet {
             }
             rows.add(new PublishedRow(number, f[0], kind, heldOut, f[3], f[4], f[5], f[6], integer(f[7], 1),
                     integer(f[8], 0), integer(f[9], 0), integer(f[10], 1), f[11], f[12], f[13],
-                    Double.parseDouble(f[14]), f[15], f[16], f[17]));
+                    Double.parseDouble(f[14]), f[15], f[16], f[17], f[18].equals("-") ? null : f[18]));
         }
         return new PublishedSet(rows);
     }

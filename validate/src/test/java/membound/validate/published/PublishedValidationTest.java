@@ -29,7 +29,7 @@ import membound.vocabulary.BadInputException;
  */
 class PublishedValidationTest {
 
-    private static final Result RESULT = PublishedValidation.run(PublishedSet.load());
+    private static final Result RESULT = PublishedValidation.committed();
 
     @Test
     void shouldHoldOutAtLeastAThirdOfEachKindByTheFixedRule() {
@@ -73,7 +73,7 @@ class PublishedValidationTest {
         for (KindSummary s : RESULT.summaries()) {
             List<Double> errors = new ArrayList<>();
             for (RowResult r : RESULT.rows()) {
-                if (r.row().kind() == s.kind() && r.row().heldOut()) {
+                if (r.row().kind() == s.kind() && r.row().heldOut() && r.row().aside() == null) {
                     double error = (r.measured() - r.row().published()) / r.row().published();
                     if (!Double.isFinite(error)) {
                         error = (r.datasheet() - r.row().published()) / r.row().published();

@@ -1,0 +1,109 @@
+package membound.model.trainer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+import membound.model.Estimator;
+import membound.model.Prediction;
+import membound.model.machine.Basis;
+import membound.model.machine.Link;
+import membound.model.machine.Machine;
+import membound.model.machine.Machines;
+import membound.model.training.Parallelism;
+import membound.model.training.TrainingSetup;
+import membound.model.workload.Presets;
+import membound.vocabulary.BadInputException;
+
+class TrainerTest {
+
+    @Test
+    void shouldPutTheTypicalTrainerFirstAsTheDefault() {
+        assertEquals(Trainer.DEFAULT_ID, Trainer.all().get(0).id());
+        assertEquals(Trainer.DEFAULT_ID, Trainer.defaultTrainer().id());
+    }
+
+    @Test
+    void shouldFindATrainerByItsAliases() {
+        assertEquals("megatron", Trainer.parse("Megatron-Bridge").id());
+        assertEquals("llm-foundry", Trainer.parse("composer").id());
+        assertEquals("pytorch-fsdp", Trainer.parse("fsdp2").id());
+    }
+
+    @Test
+    void shouldNameTheCloseMatchesOfAnUnknownTrainer() {
+        BadInputException e = assertThrows(BadInputException.class, () -> Trainer.parse("megatorn"));
+        assertTrue(e.getMessage().contains("trainer=megatorn") && e.getMessage().contains("megatron"), e.getMessage());
+    }
+
+    @Test
+    void shouldGiveEveryTrainerAllFourTermsWithTheRowsTheyWereFittedOn() {
+        for (Trainer t : Trainer.all()) {
+            assertEquals(Trainer.TERM_NAMES.size(), t.terms().size(), t.id());
+            for (Trainer.Term term : t.terms()) {
+                assertFalse(term.fittedOn().isEmpty(), t.id() + " " + term.name());
+            }
+            t.overheads();
+        }
+    }
+
+    @Test
+    void shouldRefuseAZeroStageTheTrainerLacks() {
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> Trainer.parse("llm.c").check(new Parallelism(8, 1, 1, 3, null)));
+        assertTrue(e.getMessage().startsWith("zero must be at most 1 with trainer llm.c"), e.getMessage());
+        BadInputException pp = assertThrows(BadInputException.class,
+                () -> Trainer.parse("llm-foundry").check(new Parallelism(2, 1, 4, 0, null)));
+        assertTrue(pp.getMessage().startsWith("pipeline-parallel must be 1 with trainer llm-foundry"), pp.getMessage());
+    }
+
+    @Test
+    void shouldExpectASlowerStepThanTheRooflineBound() {
+        Machine h100 = Machines.datasheet("h100-sxm");
+        Prediction p = Estimator.predict(Presets.get("llama-3.2-1b"), TrainingSetup.builder().steps(1).build(), h100);
+        assertEquals(Trainer.DEFAULT_ID, p.expected().trainer());
+        assertFalse(p.expected().named());
+        assertTrue(p.expected().stepSeconds() > p.measured().stepSeconds(), p.expected() + " vs " + p.measured());
+        assertEquals(p.measured().stepSeconds() + p.expected().addedSeconds(), p.expected().stepSeconds(), 1e-12);
+    }
+
+    @Test
+    void shouldRunTwoSparksOverTheirConnectX7AtItsBandwidth() {
+        Machine spark = Machines.datasheet("dgx-spark");
+        Link link = Estimator.parallelLink(spark, new Parallelism(2, 1, 1, 0, null, 2));
+        // One GPU per node: the ring across two nodes is the network link itself.
+        assertEquals(spark.link(Link.Kind.NETWORK).bandwidth().value(Basis.DATASHEET),
+                link.bandwidth().value(Basis.DATASHEET), 1);
+    }
+
+    @Test
+    void shouldSeeTheNetworkNotNvlinkAcrossNodes() {
+        Machine h100 = Machines.datasheet("h100-sxm");
+        double nvlink = h100.link(Link.Kind.PEER).bandwidth().value(Basis.DATASHEET);
+        Link link = Estimator.parallelLink(h100, new Parallelism(64, 1, 1, 3, null, 8));
+        // 2(n-1)/n / (2(g-1)/g / B_nvlink + 2(N-1)/N / (g B_net)) with n = 64, g = 8, N = 8, B_net = 50 GB/s.
+        double expected = 2.0 * 63 / 64 / (2.0 * 7 / 8 / nvlink + 2.0 * 7 / 8 / 8 / 50e9);
+        assertEquals(expected, link.bandwidth().value(Basis.DATASHEET), 1);
+        assertTrue(link.bandwidth().value(Basis.DATASHEET) < nvlink);
+    }
+
+    @Test
+    void shouldKeepADataParallelGroupInsideOneNodeOnNvlink() {
+        Machine h100 = Machines.datasheet("h100-sxm");
+        // Megatron's order: tp 4 x dp 2 fill a node of 8, the 8 pipeline stages span the nodes.
+        Link link = Estimator.parallelLink(h100, new Parallelism(2, 4, 8, 0, null, 8));
+        assertEquals(h100.link(Link.Kind.PEER), link);
+        // tp 8 fills the node: each data-parallel group has one GPU per node and rides the NICs at 50 GB/s.
+        Link across = Estimator.parallelLink(h100, new Parallelism(8, 8, 1, 1, null, 8));
+        assertEquals(50e9, across.bandwidth().value(Basis.DATASHEET), 1);
+    }
+
+    @Test
+    void shouldRefuseNodesThatDoNotDivideTheDevices() {
+        BadInputException e = assertThrows(BadInputException.class, () -> new Parallelism(6, 1, 1, 0, null, 4));
+        assertTrue(e.getMessage().startsWith("nodes must divide the devices"), e.getMessage());
+    }
+}
