@@ -92,7 +92,6 @@ final class AstraSimExport {
         FigureLog.Chosen bf16 = Rates.matrix(log, Precision.BF16, "peak-perf");
         system.put("peak-perf", log.write(SYSTEM, "peak-perf", bf16, 1e12, "TFLOP/s", "FLOP/s"));
         system.put("roofline-enabled", 1);
-        system.put("boost-mode", 0);
         log.note("system.json: endpoint-delay 0 (the link latency is in network.yml), one chunk per dimension, ring "
                 + "collectives: ASTRA-sim's settings, not figures of the machine");
 

@@ -50,7 +50,7 @@ final class CalculonExport {
     }
 
     /** One row of an efficiency table: an operation's size in SI (FLOP or bytes) and the rate measured at it. */
-    record Row(double size, double rate, String source) {
+    record Row(double size, double rate, String source, Origin origin) {
     }
 
     static Export build(ExportInput input, String fileName) {
@@ -167,7 +167,7 @@ final class CalculonExport {
         node.put(baseKey, log.write(file, key + "." + baseKey, base, baseSiPerUnit, baseUnit, siUnit));
         table = node.putArray(tableKey);
         if (rows.isEmpty()) {
-            rows = List.of(new Row(0, rate.value(), rate.source()));
+            rows = List.of(new Row(0, rate.value(), rate.source(), rate.origin()));
         }
         // Largest operation first; sizes that round to the same written threshold keep the larger rate.
         TreeMap<BigDecimal, Row> bySize = new TreeMap<>(Comparator.reverseOrder());
@@ -184,7 +184,7 @@ final class CalculonExport {
         }
         if (last.size() > 0) {
             addRow(log, file, key + "." + tableKey, table, i, new Row(0, last.rate(), last.source()
-                    + " (operations smaller than the smallest measured take its rate)"), 0, sizeSiPerUnit, sizeUnit,
+                    + " (operations smaller than the smallest measured take its rate)", last.origin()), 0, sizeSiPerUnit, sizeUnit,
                     sizeSiUnit, base.value());
         }
     }
@@ -195,11 +195,11 @@ final class CalculonExport {
         if (size == 0) {
             node.add(0);
         } else {
-            node.add(log.write(file, key + "[" + index + "][0]", new FigureLog.Chosen(size, Origin.MEASURED,
+            node.add(log.write(file, key + "[" + index + "][0]", new FigureLog.Chosen(size, row.origin(),
                     row.source()), sizeSiPerUnit, sizeUnit, sizeSiUnit));
         }
         node.add(log.write(file, key + "[" + index + "][1]", new FigureLog.Chosen(Math.min(1, row.rate() / base),
-                Origin.MEASURED, row.source()), 1, "1", "1"));
+                row.origin(), row.source()), 1, "1", "1"));
     }
 
     /** A precision's GEMM and product rates in the profile, at each operation's FLOPs. */
@@ -221,29 +221,38 @@ final class CalculonExport {
                 continue;
             }
             rows.add(new Row(flops, e.flopsPerSecond().typical(), "profile " + input.origin() + ", compute entry "
-                    + e.id() + " (" + e.kind().label() + ", " + e.provenance().kind().label() + ")"));
+                    + e.id() + " (" + e.kind().label() + ", " + e.provenance().kind().label() + ")", Origin.MEASURED));
         }
         return rows;
     }
 
     /**
-     * The profile's bandwidth across working sets: at each working set the best typical rate of any kernel and
-     * thread count run on all cores (the most the memory delivered at that size).
+     * The profile's bandwidth across working sets: the sweep of the kernel measured at the most working sets (a
+     * working-set sweep runs one kernel, Triad, from L1 to DRAM; the other kernels run at DRAM only, each at its own
+     * size), on all cores, at each working set its best typical rate over thread counts.
      */
     static List<Row> bandwidthRows(ExportInput input) {
-        Map<Long, Row> best = new TreeMap<>();
         if (input.device() == null) {
             return List.of();
         }
+        Map<String, Map<Long, Row>> byKernel = new TreeMap<>();
         for (BandwidthEntry b : input.device().bandwidth()) {
             if (b.workingSetBytes() == null || (b.placement() != null && !b.placement().equals("all"))) {
                 continue;
             }
             Row r = new Row(b.workingSetBytes(), b.streamBytesPerSecond().typical(), "profile " + input.origin()
-                    + ", bandwidth entry " + b.id() + " (" + b.kernel() + ", " + b.level().label() + ")");
-            best.merge(b.workingSetBytes(), r, (a, c) -> a.rate() >= c.rate() ? a : c);
+                    + ", bandwidth entry " + b.id() + " (" + b.kernel() + ", " + b.level().label() + ")",
+                    Origin.MEASURED);
+            byKernel.computeIfAbsent(b.kernel(), k -> new TreeMap<>()).merge(b.workingSetBytes(), r,
+                    (a, c) -> a.rate() >= c.rate() ? a : c);
         }
-        return new ArrayList<>(best.values());
+        Map<Long, Row> sweep = Map.of();
+        for (Map<Long, Row> rows : byKernel.values()) {
+            if (rows.size() > sweep.size()) {
+                sweep = rows;
+            }
+        }
+        return new ArrayList<>(sweep.values());
     }
 
     /**

@@ -38,15 +38,20 @@ public record ExportInput(Machine machine, Profile profile, Device device, Strin
 
     /** The profile in {@code file} on {@code deviceId} (null: its GPU if it measured one, else its CPU). */
     public static ExportInput profile(Path file, String deviceId, boolean measuredOnly) {
+        return profile(file, file.toString(), deviceId, measuredOnly);
+    }
+
+    /** As {@link #profile(Path, String, boolean)}, with {@code origin} naming the file in sources and errors. */
+    public static ExportInput profile(Path file, String origin, String deviceId, boolean measuredOnly) {
         Profile profile = ProfileJson.read(file);
-        Machine machine = Machines.fromProfile(profile, file.toString(), deviceId, Overrides.NONE);
+        Machine machine = Machines.fromProfile(profile, origin, deviceId, Overrides.NONE);
         Device device = profile.device(machine.device().id()).orElseThrow();
         Machine platform = null;
         String platformId = profile.nominal().platformId();
         if (platformId != null && Machines.catalogIds().contains(platformId)) {
             platform = Machines.datasheet(platformId);
         }
-        return new ExportInput(machine, profile, device, file.toString(), measuredOnly, platform);
+        return new ExportInput(machine, profile, device, origin, measuredOnly, platform);
     }
 
     /** A catalog entry by id or alias; its datasheet figures. */

@@ -79,7 +79,16 @@ public final class Exporter {
             }
             return written;
         } catch (FileAlreadyExistsException e) {
-            throw new BadInputException("--out must not exist: an export never replaces a file: out=" + e.getFile());
+            Path dir = out.toAbsolutePath().getParent();
+            boolean target = export.tool().directory() ? Path.of(e.getFile()).toAbsolutePath().equals(
+                    out.toAbsolutePath()) : export.files().keySet().stream().anyMatch(n -> dir.resolve(n).equals(
+                    Path.of(e.getFile()).toAbsolutePath()));
+            if (target) {
+                throw new BadInputException("--out must not exist: an export never replaces a file: out="
+                        + e.getFile());
+            }
+            throw new BadInputException("--out could not be written (not a directory: " + e.getFile() + "): out="
+                    + out);
         } catch (IOException e) {
             throw new BadInputException("--out could not be written (" + Leftovers.problem(e) + "): out=" + out);
         }
