@@ -8,6 +8,7 @@ import picocli.CommandLine;
 import membound.cli.command.AnswerCommand;
 import membound.cli.command.CalibrateCommand;
 import membound.cli.command.CompareCommand;
+import membound.cli.command.ExportCommand;
 import membound.cli.command.FleetCommand;
 import membound.cli.command.HardwareCommand;
 import membound.cli.command.ImportCommand;
@@ -32,6 +33,7 @@ import membound.vocabulary.BadInputException;
                 ShowCommand.class,
                 CompareCommand.class,
                 ImportCommand.class,
+                ExportCommand.class,
                 FleetCommand.class,
                 PredictCommand.class,
                 ReportCommand.class,

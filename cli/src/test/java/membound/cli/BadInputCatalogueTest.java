@@ -131,6 +131,33 @@ class BadInputCatalogueTest {
         cases.add(of("compare", "unknown figure", "figure", Map.of("a.json", example), "compare", "@a.json",
                 "@a.json", "--figure", "cpu/ceiling/DRAM/triadd"));
         cases.add(of("fleet", "not a directory", "fleet", "fleet", "@nowhere"));
+        // export: an unknown tool, flags that contradict, a profile that cannot give what was asked, an output
+        // that exists (the file, its sidecar, or the directory): nothing written, the existing file untouched.
+        cases.add(of("export", "unknown tool", "--to=gnez", "export", "--to", "gnez", "--hardware", "dgx-spark",
+                "--out", "@e.json"));
+        cases.add(of("export", "both --profile and --hardware", "one of --profile or --hardware",
+                Map.of("a.json", example), "export", "--to", "genz", "--profile", "@a.json", "--hardware",
+                "dgx-spark", "--out", "@e.json"));
+        cases.add(of("export", "neither --profile nor --hardware", "one of --profile or --hardware", "export", "--to",
+                "genz", "--out", "@e.json"));
+        cases.add(of("export", "--measured-only on a catalog entry", "--measured-only needs --profile", "export",
+                "--to", "genz", "--hardware", "dgx-spark", "--measured-only", "--out", "@e.json"));
+        cases.add(of("export", "unknown hardware", "dgx", "export", "--to", "genz", "--hardware", "dgx", "--out",
+                "@e.json"));
+        cases.add(of("export", "unknown device of the profile", "device=npu", Map.of("a.json", example), "export",
+                "--to", "calculon", "--profile", "@a.json", "--device", "npu", "--out", "@e.json"));
+        cases.add(of("export", "output exists", "must not exist", Map.of("e.json", "mine"), "export", "--to",
+                "calculon", "--hardware", "dgx-spark", "--out", "@e.json"));
+        cases.add(of("export", "llm-analysis sidecar exists", "e.membound.json", Map.of("e.membound.json", "mine"),
+                "export", "--to", "llm-analysis", "--hardware", "dgx-spark", "--out", "@e.json"));
+        cases.add(of("export", "astra-sim directory exists as a file", "must not exist", Map.of("d", "mine"),
+                "export", "--to", "astra-sim", "--hardware", "dgx-spark", "--out", "@d"));
+        cases.add(of("export", "--measured-only and a figure the profile never measured", "--measured-only",
+                Map.of("g.json", gpuFixture()), "export", "--to", "llm-analysis", "--profile", "@g.json",
+                "--measured-only", "--out", "@e.json"));
+        cases.add(of("export", "astra-sim for a machine with no link", "no link to another device",
+                Map.of("c.json", cpuOnlyProfile()), "export", "--to", "astra-sim", "--profile", "@c.json", "--out",
+                "@d"));
         cases.add(of("import", "unknown tool format", "format", Map.of("out.txt", "x", "a.json", example),
                 "import", "--format", "stream9", "@out.txt", "--into", "@a.json"));
         cases.add(of("report", "existing non-empty output", "out", Map.of("a.json", example, "made/keep.txt", "mine"),
@@ -241,11 +268,31 @@ class BadInputCatalogueTest {
                 "--out", "@r"});
         readers.add(new String[] {"import --into", "import", "--format", "stream", "@out.txt", "--into", "FILE"});
         readers.add(new String[] {"validate --summary", "validate", "--summary", "FILE"});
+        readers.add(new String[] {"export --profile", "export", "--to", "calculon", "--profile", "FILE", "--out",
+                "@e.json"});
         for (String format : List.of("stream", "babelstream", "likwid", "nvbandwidth", "nccl-tests", "jmh")) {
             readers.add(new String[] {"import " + format, "import", "--format", format, "FILE", "--into", "@a.json",
                     "--device", "gpu", "--link", "pair", "--link-kind", "network"});
         }
         return readers;
+    }
+
+    /** The GB10 fixture made from published measurements (a GPU, no links). */
+    static String gpuFixture() {
+        try {
+            return Files.readString(GpuPredictTest.FIXTURE);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A real CPU-only profile of the development machine: no GPU, no link, no catalog platform. */
+    static String cpuOnlyProfile() {
+        try {
+            return Files.readString(TestProfiles.root().resolve("results/profiles/vm-20261130T001543Z.json"));
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** A real stream.c output (the importers' fixture), which imports: what reaches --output. */

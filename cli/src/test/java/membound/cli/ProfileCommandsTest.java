@@ -341,10 +341,6 @@ class ProfileCommandsTest {
                 List.of("import", "--format", "nccl-tests", TestProfiles.localFixture(
                                 "nccl-tests-2.17.1-all_reduce_perf-2x-gb10-synthetic.txt").toString(), "--into", p,
                         "--link", "new-link", "--link-kind", "wormhole", "--profiles-dir", dirs),
-                // A table pasted without its rank lines shows no hosts or devices: the link's kind must be given.
-                List.of("import", "--format", "nccl-tests", TestProfiles.localFixture(
-                                "published/nccl-tests-nccl2.16.2-a40-2gpus-nvlink-table-only.txt").toString(), "--into",
-                        noPlatform.toString(), "--link", "pair-link", "--profiles-dir", dirs),
                 List.of("import", "--format", "stream", stream, "--into", p, "--output", existing.toString()),
                 List.of("import", "--format", "stream", "--format", "babelstream", stream, "--into", p,
                         "--profiles-dir", dirs),

@@ -1,6 +1,9 @@
 package membound.vocabulary;
 
-/** What carries a link's traffic: chip-to-chip NVLink-C2C, PCIe, NVLink between GPUs, or a network (Ethernet, InfiniBand). */
+/**
+ * What carries a link's traffic: chip-to-chip NVLink-C2C, PCIe, NVLink between GPUs, or a network (Ethernet,
+ * InfiniBand); unknown where an imported output did not show it.
+ */
 public enum LinkKind implements Labelled {
     /** Chip-to-chip NVLink between a CPU and a GPU (or two CPUs) in one package or board. */
     C2C("c2c", "nvlink-c2c"),
@@ -8,7 +11,13 @@ public enum LinkKind implements Labelled {
     /** NVLink between GPUs. */
     NVLINK("nvlink", "nvlink"),
     /** A network port to other machines, such as ConnectX-7 Ethernet. */
-    NETWORK("network", "network");
+    NETWORK("network", "network"),
+    /**
+     * Imported from an output that does not show what carried it (a table pasted alone, one rank line, a JSON without
+     * device names), and not given on the command line: the profile flags it ({@code link-kind-unknown}) with the
+     * next step.
+     */
+    UNKNOWN("unknown", "unknown");
 
     private final String label;
     private final String longName;

@@ -47,7 +47,7 @@ final class BabelStreamImporter {
             "Triad", new Kernel("triad", 3), "Dot", new Kernel("dot", 2), "Nstream", new Kernel("nstream", 4));
 
     /** How the run was set up: bytes per array (exact or as rounded in print), element size, runs, unit. */
-    private record Run(PrintedNumber arrayBytes, int elementBytes, long numTimes, double bytesPerUnit,
+    private record Run(PrintedNumber arrayBytes, int elementBytes, Long numTimes, double bytesPerUnit,
                        String toolVersion, Map<String, String> settings) {
     }
 
@@ -92,17 +92,25 @@ final class BabelStreamImporter {
             case "float" -> 4;
             default -> throw out.bad(out.find(PRECISION, 0), "have precision double or float", precision);
         };
-        Matcher running = out.require(RUNNING, "contain BabelStream's \"Running kernels N times\"");
-        if (running.group(1).strip().equals("triad")) {
-            throw out.bad(out.find(RUNNING, 0), "come from a run of all kernels (--triad-only prints one total "
-                    + "bandwidth, not a table per kernel)", running.group(0));
+        String toolVersion = version == null ? null : version.group(1);
+        Matcher running = out.match(RUNNING);
+        Long numTimes;
+        if (running == null && "0.0".equals(toolVersion)) {
+            // GPU-STREAM 0.0, the first release, printed no run count (the line came with 0.9): its default was
+            // 10 runs unless --numtimes said otherwise, so the count is not known from the output.
+            numTimes = null;
+        } else {
+            running = out.require(RUNNING, "contain BabelStream's \"Running kernels N times\"");
+            if (running.group(1).strip().equals("triad")) {
+                throw out.bad(out.find(RUNNING, 0), "come from a run of all kernels (--triad-only prints one total "
+                        + "bandwidth, not a table per kernel)", running.group(0));
+            }
+            numTimes = out.positiveLong(out.find(RUNNING, 0), "number of runs", running.group(2));
         }
-        long numTimes = out.positiveLong(out.find(RUNNING, 0), "number of runs", running.group(2));
         Matcher elementsMatch = out.match(ELEMENTS);
         Long elements = elementsMatch == null ? null
                 : out.positiveLong(out.find(ELEMENTS, 0), "number of elements", elementsMatch.group(1));
         Map<String, String> settings = new LinkedHashMap<>();
-        String toolVersion = version == null ? null : version.group(1);
         PrintedNumber arrayBytes = elements != null ? PrintedNumber.exact((double) elements * elementBytes)
                 : printedArrayBytes(out, toolVersion, settings);
         Matcher unit = out.matchOn(header, TEXT_HEADER);
@@ -171,7 +179,7 @@ final class BabelStreamImporter {
 
     private static ImportedBandwidth figure(ToolOutput out, int line, String label, String rateText, String minText,
                                             String maxText, String avgText, Run run) {
-        if (run.numTimes() < 2) {
+        if (run.numTimes() != null && run.numTimes() < 2) {
             throw out.bad(line, "have num_times of at least 2 (BabelStream excludes the first run)",
                     Long.toString(run.numTimes()));
         }
@@ -193,18 +201,27 @@ final class BabelStreamImporter {
         figureSettings.put("maxTimeSeconds", maxText);
         figureSettings.put("avgTimeSeconds", avgText);
         return new ImportedBandwidth(kernel.name(), ImportedBandwidth.elementType(run.elementBytes()), null,
-                Math.round(bytes), Distribution.bestAndWorst(best, Math.min(best, bytes / maxSeconds), run.numTimes() - 1),
+                Math.round(bytes), Distribution.bestAndWorst(best, Math.min(best, bytes / maxSeconds), samples(run, minSeconds.value(), maxSeconds)),
                 Provenance.imported(TOOL, run.toolVersion(), label, out.file, figureSettings));
     }
 
-    private static Map<String, String> settings(Long elements, int elementBytes, long numTimes, String implementation,
+    /**
+     * Runs behind a row's min and max: BabelStream's count less the first run it excludes; where GPU-STREAM 0.0 printed
+     * no count, 2: a minimum, a maximum and an average were taken over several runs (its default was 10), at least two.
+     */
+    private static long samples(Run run, double minSeconds, double maxSeconds) {
+        return run.numTimes() != null ? run.numTimes() - 1 : 2;
+    }
+
+    private static Map<String, String> settings(Long elements, int elementBytes, Long numTimes, String implementation,
                                                 String unit) {
         Map<String, String> settings = new LinkedHashMap<>();
         if (elements != null) {
             settings.put("arrayElements", Long.toString(elements));
         }
         settings.put("bytesPerElement", Integer.toString(elementBytes));
-        settings.put("numTimes", Long.toString(numTimes));
+        settings.put("numTimes", numTimes != null ? Long.toString(numTimes) : "not printed (GPU-STREAM 0.0 prints no "
+                + "run count; its default was 10 unless --numtimes was given): samples are a lower bound");
         settings.put("rateUnit", unit);
         if (implementation != null) {
             settings.put("implementation", implementation);

@@ -58,6 +58,32 @@ final class NcclTestsImporter {
     private NcclTestsImporter() {
     }
 
+    /** NCCL's INFO lines name the transport of each channel: {@code via NET/IB/0}, {@code via P2P/IPC}, NVLS. */
+    private static final Pattern NET_TRANSPORT = Pattern.compile("\\bvia NET/(\\S+)");
+    private static final Pattern PEER_TRANSPORT = Pattern.compile("\\bvia (P2P/\\S+|SHM)|\\bNVLS\\b");
+
+    /** Which transports NCCL's INFO lines show, where the log kept them ({@code ncclTransport}: NET, P2P or both). */
+    private static void transports(ToolOutput out, Map<String, String> settings) {
+        String net = null;
+        String peer = null;
+        for (String line : out.lines) {
+            Matcher n = NET_TRANSPORT.matcher(line);
+            if (net == null && n.find()) {
+                net = "NET/" + n.group(1);
+            }
+            Matcher p = PEER_TRANSPORT.matcher(line);
+            if (peer == null && p.find()) {
+                peer = p.group().replace("via ", "");
+            }
+        }
+        if (net != null) {
+            settings.put("ncclTransportNet", net);
+        }
+        if (peer != null) {
+            settings.put("ncclTransportPeer", peer);
+        }
+    }
+
     static ImportedFigures parse(ToolOutput out) {
         Matcher test = out.match(TEST);
         if (test != null && !test.group(1).startsWith("all_reduce_perf")) {
@@ -70,6 +96,7 @@ final class NcclTestsImporter {
         if (nccl != null) {
             settings.put("ncclVersion", nccl.group(1));
         }
+        transports(out, settings);
         Integer setupRanks = setup(out, settings);
         RankLines rankLines = RankLines.of(out);
 

@@ -132,6 +132,10 @@ public final class ProfileImport {
             }
             Link existing = profile.link(linkId).orElse(null);
             LinkKind kind = linkKind(profile, existing, figures, format, target, linkId, inferred);
+            if (kind == LinkKind.UNKNOWN) {
+                flags.add(new Quality.Flag("link-kind-unknown", "link " + linkId + ": " + unknownBecause(figures)
+                        + "; next: import it again with --link-kind c2c|pcie|nvlink|network", null, linkId));
+            }
             List<Link.Measurement> measurements = new ArrayList<>(existing == null ? List.of() : existing.measurements());
             measurements.addAll(figures.linkMeasurements());
             Provenance provenance = Provenance.imported(figures.tool(), figures.toolVersion(), null, context.file(),
@@ -252,9 +256,17 @@ public final class ProfileImport {
             inferred.add("link kind " + shown.get().kind() + " from " + shown.get().from());
             return shown.get().kind();
         }
-        throw new BadInputException("--link-kind must be given for a new link whose kind the output does not show "
-                + "(c2c, pcie, nvlink, network): --link=" + linkId + ", hosts=" + figures.hosts().size()
-                + (figures.deviceName() != null ? ", device=" + figures.deviceName() : ""));
+        inferred.add("link kind unknown: " + unknownBecause(figures));
+        return LinkKind.UNKNOWN;
+    }
+
+    /** Why an output shows no link kind, for the inferred line and the flag. */
+    static String unknownBecause(ImportedFigures figures) {
+        return "the output shows no kind (hosts " + figures.hosts().size() + ", rank lines "
+                + figures.settings().getOrDefault("rankLines", "none") + ", ranks "
+                + figures.settings().getOrDefault("ranks", "unknown")
+                + (figures.deviceName() != null ? ", device " + figures.deviceName() : ", no device name")
+                + ", no NCCL transport lines)";
     }
 
     private static void checkFits(Host host, Device device, ImportedBandwidth figure, String file) {

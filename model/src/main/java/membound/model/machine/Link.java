@@ -34,6 +34,9 @@ public record Link(String id, String name, Kind kind, Ceiling bandwidth, double 
                 case NETWORK -> NETWORK;
                 case PCIE -> HOST;
                 case C2C -> betweenLikeDevices ? PEER : HOST;
+                // A link of unknown kind was imported from a collective or a copy between devices: it is taken
+                // as the slowest role that carries such traffic, never as the host memory offloading goes to.
+                case UNKNOWN -> NETWORK;
             };
         }
     }

@@ -60,6 +60,55 @@ public final class AtomicFiles {
     }
 
     /**
+     * Publishes a directory of files whole or not at all: every file is written durably into a hidden temporary
+     * directory beside {@code target}, which is then renamed to {@code target}. A rename refuses an existing
+     * target here (it is checked first, and {@link Files#move} without {@code REPLACE_EXISTING} refuses one that
+     * appears in between unless it is an empty directory, which nothing of value is); a process killed at any point
+     * leaves no {@code target} or the complete one, plus at most a temporary that no reader looks at.
+     *
+     * @param files relative file names (no separators) and their bytes, in the order they are written
+     * @throws FileAlreadyExistsException if {@code target} exists
+     */
+    public static void writeNewDirectory(Path target, java.util.Map<String, byte[]> files) throws IOException {
+        Path directory = target.toAbsolutePath().getParent();
+        Files.createDirectories(directory);
+        if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(target.toString());
+        }
+        Leftovers.remove(directory, TEMPORARY);
+        Path temp = temporary(directory, target.getFileName().toString());
+        Files.createDirectory(temp);
+        boolean published = false;
+        try {
+            for (java.util.Map.Entry<String, byte[]> file : files.entrySet()) {
+                String name = file.getKey();
+                if (name.isEmpty() || name.contains("/") || name.contains(java.io.File.separator) || name.startsWith(".")) {
+                    throw new IllegalArgumentException("file name must be plain: name=" + name);
+                }
+                writeDurably(temp.resolve(name), file.getValue());
+            }
+            forceDirectory(temp);
+            if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                throw new FileAlreadyExistsException(target.toString());
+            }
+            Files.move(temp, target);
+            published = true;
+        } finally {
+            if (!published) {
+                try (java.util.stream.Stream<Path> left = Files.list(temp)) {
+                    for (Path p : (Iterable<Path>) left::iterator) {
+                        Files.deleteIfExists(p);
+                    }
+                } catch (java.nio.file.NoSuchFileException e) {
+                    // Nothing was created.
+                }
+                Files.deleteIfExists(temp);
+            }
+        }
+        forceDirectory(directory);
+    }
+
+    /**
      * Checks, before any long work, that files can be written into {@code directory}: a small temporary is
      * written to disk and removed in it, or, where it does not exist yet, in the nearest directory above it that
      * does (where it will be created). A read-only or full file system, or a file where a directory must be, is
