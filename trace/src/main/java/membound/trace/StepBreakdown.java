@@ -12,6 +12,7 @@ import java.util.Map;
  * @param markedSeconds the step as the job marked it (ProfilerStep#N's CPU range, an NVTX range)
  * @param busySeconds time at least one stream (a CPU trace: one thread) was busy: the union across streams
  * @param idleSeconds wall time with nothing running: wall minus busy, at least 0
+ * @param activityCount how many activities (kernels, copies; CPU operator segments) the step holds
  * @param activitySeconds the activities' durations summed over streams (more than busy where streams overlap)
  * @param kernelSeconds GPU kernels' durations summed (copies and memsets left out); 0 in a CPU trace
  * @param classSeconds each class's activity time, summed over streams
@@ -20,8 +21,9 @@ import java.util.Map;
  * @param top the activities by name that took longest in the step, longest first
  * @param costs per class: the FLOPs, bytes and seconds of the activities whose operator's shapes gave a cost
  */
-public record StepBreakdown(String name, double wallSeconds, double markedSeconds, double busySeconds, double idleSeconds,
-                            double activitySeconds, double kernelSeconds, Map<TraceClass, Double> classSeconds,
+public record StepBreakdown(String name, double wallSeconds, double markedSeconds, double busySeconds,
+                            double idleSeconds, int activityCount, double activitySeconds, double kernelSeconds,
+                            Map<TraceClass, Double> classSeconds,
                             Map<TraceClass, Double> classUnionSeconds, double communicationOverlappedSeconds,
                             List<TopActivity> top, Map<TraceClass, ClassCost> costs) {
 

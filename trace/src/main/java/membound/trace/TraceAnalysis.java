@@ -117,7 +117,7 @@ public final class TraceAnalysis {
             end = Math.max(end, a.endNs(i));
         }
         double wall = (end - range.startNs()) * NS;
-        return new StepBreakdown(range.name(), wall, range.durationNs() * NS, busy, Math.max(0, wall - busy), activity, kernels, classSeconds,
+        return new StepBreakdown(range.name(), wall, range.durationNs() * NS, busy, Math.max(0, wall - busy), ids.size(), activity, kernels, classSeconds,
                 unions, overlapped, top, classCosts);
     }
 

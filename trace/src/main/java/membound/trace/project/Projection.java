@@ -70,7 +70,7 @@ public final class Projection {
 
     /**
      * One step: idle kept, busy time scaled by the activities' projected sum over their measured sum. With every
-     * ratio 1 this is {@code (wall - busy) + busy * 1.0}, exactly the measured wall: both are whole nanoseconds.
+     * ratio 1 the scale is exactly 1 and the step exactly the measured wall.
      */
     static ProjectedStep step(StepBreakdown s, Map<TraceClass, Ratio> ratios) {
         double measuredSum = 0;
@@ -83,9 +83,10 @@ public final class Projection {
             measuredSum += seconds;
             projectedSum += p;
         }
-        double busy = measuredSum == 0 ? 0 : s.busySeconds() * (projectedSum / measuredSum);
-        double idle = s.wallSeconds() - s.busySeconds();
-        return new ProjectedStep(s.name(), s.wallSeconds(), idle + busy, classes);
+        // wall - busy + busy * scale, written as wall + busy * (scale - 1) so that a scale of exactly 1 gives the
+        // measured wall to the bit.
+        double scale = measuredSum == 0 ? 1 : projectedSum / measuredSum;
+        return new ProjectedStep(s.name(), s.wallSeconds(), s.wallSeconds() + s.busySeconds() * (scale - 1), classes);
     }
 
     static Ratio ratio(TraceClass c, Machine source, Machine target, Precision precision, List<String> notes) {
