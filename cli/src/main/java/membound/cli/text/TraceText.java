@@ -84,7 +84,7 @@ public final class TraceText {
                              Machine machine, Map<String, Object> result) {
         for (RankSummary r : ranks) {
             var t = r.trace();
-            out.printf(Locale.ROOT, "%s: %s (%s%s%s), %d step(s), %s%n", t.label(), t.file(), t.format(),
+            out.printf(Locale.ROOT, "%s: %s (%s%s%s), %d step(s), %s%n", t.rank() >= 0 ? t.label() : "trace", t.file(), t.format(),
                     t.worldSize() > 0 ? ", world size " + t.worldSize() : "",
                     t.devices().isEmpty() ? "" : ", " + String.join(", ", t.devices().stream().distinct().toList()),
                     r.steps().size(), t.gpu() ? "GPU kernels" : "CPU operators (no GPU events)");
