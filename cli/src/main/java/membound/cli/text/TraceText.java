@@ -126,6 +126,11 @@ public final class TraceText {
             @SuppressWarnings("unchecked")
             List<CeilingShares.Share> shares = (List<CeilingShares.Share>) against.get("classes");
             out.printf(Locale.ROOT, "%nagainst %s (%s):%n", machine.id(), machine.source());
+            List<String> devices = ranks.stream().flatMap(r -> r.trace().devices().stream()).distinct().toList();
+            if (!devices.isEmpty()) {
+                out.printf(Locale.ROOT, "  the trace ran on %s; these ceilings are %s's (%s)%n", String.join(", ", devices),
+                        machine.id(), machine.device().name());
+            }
             if (shares.isEmpty()) {
                 out.println("  " + against.get("note"));
             }
@@ -140,9 +145,9 @@ public final class TraceText {
                 out.printf(Locale.ROOT, "  %-11s run at %s: %s; %s  [%.1f of %.1f ms have shapes]%n",
                         s.traceClass().label(), rate, measured, datasheet, ms(s.seconds()), ms(s.classSeconds()));
                 if (s.measuredShare() > 1 || s.datasheetShare() > 1) {
-                    out.printf(Locale.ROOT, "  %-11s above its ceiling: the kernels ran faster than the shapes' types "
-                            + "allow (float GEMMs on TF32 tensor cores, on NVIDIA by default for convolutions and "
-                            + "often for matmuls) or the shapes overcount%n", "");
+                    out.printf(Locale.ROOT, "  %-11s above its ceiling: the trace ran on another machine than these "
+                            + "ceilings', or faster than the shapes' types allow (float GEMMs on TF32 tensor cores), "
+                            + "or the shapes overcount%n", "");
                 }
             }
         }
