@@ -17,6 +17,7 @@ import java.util.Map;
  * @param kernelSeconds GPU kernels' durations summed (copies and memsets left out); 0 in a CPU trace
  * @param classSeconds each class's activity time, summed over streams
  * @param classUnionSeconds each class's time as the union across streams
+ * @param streamSeconds each stream's (a CPU trace: each thread's) activity time, by its id
  * @param communicationOverlappedSeconds communication time during which other work ran on another stream
  * @param top the activities by name that took longest in the step, longest first
  * @param costs per class: the FLOPs, bytes and seconds of the activities whose operator's shapes gave a cost
@@ -24,12 +25,14 @@ import java.util.Map;
 public record StepBreakdown(String name, double wallSeconds, double markedSeconds, double busySeconds,
                             double idleSeconds, int activityCount, double activitySeconds, double kernelSeconds,
                             Map<TraceClass, Double> classSeconds,
-                            Map<TraceClass, Double> classUnionSeconds, double communicationOverlappedSeconds,
+                            Map<TraceClass, Double> classUnionSeconds, Map<Integer, Double> streamSeconds,
+                            double communicationOverlappedSeconds,
                             List<TopActivity> top, Map<TraceClass, ClassCost> costs) {
 
     public StepBreakdown {
         classSeconds = copy(classSeconds);
         classUnionSeconds = copy(classUnionSeconds);
+        streamSeconds = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(streamSeconds));
         top = List.copyOf(top);
         costs = costs.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new EnumMap<>(costs));
     }

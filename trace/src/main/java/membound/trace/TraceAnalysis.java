@@ -59,12 +59,14 @@ public final class TraceAnalysis {
         Map<String, Object[]> nameInfo = new HashMap<>();
         Map<TraceClass, double[]> costs = new EnumMap<>(TraceClass.class);
         Map<TraceClass, Map<Precision, Double>> precisionSeconds = new EnumMap<>(TraceClass.class);
+        Map<Integer, Double> streams = new java.util.TreeMap<>();
         for (int i : ids) {
             TraceClass c = a.traceClass(i);
             double seconds = a.durationNs(i) * NS;
             classSeconds.merge(c, seconds, Double::sum);
             byClass.computeIfAbsent(c, k -> new ArrayList<>()).add(i);
             activity += seconds;
+            streams.merge(a.stream(i), seconds, Double::sum);
             if (gpu && c != TraceClass.MEMCPY) {
                 kernels += seconds;
             }
@@ -118,7 +120,7 @@ public final class TraceAnalysis {
         }
         double wall = (end - range.startNs()) * NS;
         return new StepBreakdown(range.name(), wall, range.durationNs() * NS, busy, Math.max(0, wall - busy), ids.size(), activity, kernels, classSeconds,
-                unions, overlapped, top, classCosts);
+                unions, streams, overlapped, top, classCosts);
     }
 
     /** The length of the union of the activities' intervals, in ns. */

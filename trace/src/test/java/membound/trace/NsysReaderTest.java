@@ -77,6 +77,8 @@ class NsysReaderTest {
         assertEquals(0.006, first.classSeconds().get(TraceClass.GEMM), 1e-12, "3 ms + the 3 ms launched at 9 ms");
         assertEquals(0.002, first.classSeconds().get(TraceClass.COMMUNICATION), 1e-12);
         assertEquals(0.001, first.communicationOverlappedSeconds(), 1e-12);
+        assertEquals(0.006, first.streamSeconds().get(7), 1e-12, "the GEMMs' stream");
+        assertEquals(0.002, first.streamSeconds().get(13), 1e-12, "NCCL's stream");
         assertEquals(0.0125, first.wallSeconds(), 1e-12, "the step ends when its last kernel does");
         StepBreakdown second = steps.get(1);
         assertEquals(0.001, second.classSeconds().get(TraceClass.MEMCPY), 1e-12);

@@ -49,6 +49,9 @@ public final class TraceText {
                 step.put("kernelSeconds", s.kernelSeconds());
                 step.put("classSeconds", labelled(s.classSeconds()));
                 step.put("classUnionSeconds", labelled(s.classUnionSeconds()));
+                Map<String, Double> streams = new LinkedHashMap<>();
+                s.streamSeconds().forEach((id, seconds) -> streams.put(String.valueOf(id), seconds));
+                step.put(r.trace().gpu() ? "streamSeconds" : "threadSeconds", streams);
                 step.put("communicationOverlappedSeconds", s.communicationOverlappedSeconds());
                 List<Map<String, Object>> top = new ArrayList<>();
                 for (StepBreakdown.TopActivity t : s.top()) {
