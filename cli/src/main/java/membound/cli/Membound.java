@@ -15,6 +15,7 @@ import membound.cli.command.ImportCommand;
 import membound.cli.command.PredictCommand;
 import membound.cli.command.ReportCommand;
 import membound.cli.command.ShowCommand;
+import membound.cli.command.TraceCommand;
 import membound.cli.command.ValidateCommand;
 import membound.vocabulary.BadInputException;
 
@@ -39,6 +40,7 @@ import membound.vocabulary.BadInputException;
                 ReportCommand.class,
                 AnswerCommand.class,
                 ValidateCommand.class,
+                TraceCommand.class,
         })
 public final class Membound implements Runnable {
 

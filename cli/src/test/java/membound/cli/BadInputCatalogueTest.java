@@ -127,6 +127,28 @@ class BadInputCatalogueTest {
         cases.add(of("report", "unknown flag holding a line break", "'--bad\\r\\nflag'", "report", "--profile",
                 "@missing.json", "--out", "@out", "--bad\r\nflag"));
         cases.add(of("show", "missing profile", "profile", "show", "@missing.json"));
+        // membound trace: not a trace, cut off, ranks of different jobs, a setup against the world size, flags.
+        cases.add(of("trace", "not a trace", "trace must be a PyTorch profiler trace",
+                Map.of("config.json", "{\"model_type\": \"gpt2\"}"), "trace", "@config.json"));
+        cases.add(of("trace", "JSON cut off mid-write", "cut off mid-write",
+                Map.of("rank-0.json", "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"na"),
+                "trace", "@rank-0.json"));
+        cases.add(of("trace", "a .gz that is no gzip", "trace must be",
+                Map.of("rank-0.json.gz", "not gzip at all"), "trace", "@rank-0.json.gz"));
+        cases.add(of("trace", "ranks of different jobs", "one job",
+                Map.of("job/a.json", "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 8}, \"traceEvents\": []}",
+                        "job/b.json", "{\"distributedInfo\": {\"rank\": 1, \"world_size\": 2}, \"traceEvents\": []}"),
+                "trace", "@job"));
+        cases.add(of("trace", "setup contradicting the world size", "world_size=8",
+                Map.of("a.json", "{\"distributedInfo\": {\"rank\": 0, \"world_size\": 8}, \"traceEvents\": []}"),
+                "trace", "@a.json", "--hardware", "h100", "--model", "gpt2"));
+        cases.add(of("trace", "missing trace", "trace must be an existing file", "trace", "@missing.json"));
+        cases.add(of("trace", "projection without a source machine", "on needs the machine",
+                Map.of("a.json", "{\"traceEvents\": []}"), "trace", "@a.json", "--on", "gh200"));
+        cases.add(of("trace", "unknown machine to project onto", "gh2000",
+                Map.of("a.json", "{\"traceEvents\": []}"), "trace", "@a.json", "--hardware", "h100", "--on", "gh2000"));
+        cases.add(of("trace", "decode on a trace", "decode", Map.of("a.json", "{\"traceEvents\": []}"), "trace",
+                "@a.json", "--decode"));
         cases.add(of("show", "latest of an empty directory", "latest", "show", "latest", "--profiles-dir", "@empty"));
         cases.add(of("compare", "unknown figure", "figure", Map.of("a.json", example), "compare", "@a.json",
                 "@a.json", "--figure", "cpu/ceiling/DRAM/triadd"));

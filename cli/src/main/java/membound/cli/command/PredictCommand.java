@@ -164,7 +164,7 @@ public final class PredictCommand implements Callable<Integer> {
         return list;
     }
 
-    private static String json(Object value) {
+    static String json(Object value) {
         // A figure nobody has (NaN: a datasheet column of a machine with no datasheet) is null, as JSON has no NaN.
         SimpleModule unknown = new SimpleModule().addSerializer(Double.TYPE, new NumberOrNull())
                 .addSerializer(Double.class, new NumberOrNull());

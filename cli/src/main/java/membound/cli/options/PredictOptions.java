@@ -393,6 +393,16 @@ public final class PredictOptions {
                 tenants);
     }
 
+    /** Whether --model or --mlp was given (membound trace compares with a prediction only then). */
+    public boolean workloadGiven() {
+        return model != null || mlp != null;
+    }
+
+    /** The options a command that does not predict on several machines must not be given, as typed; empty if none. */
+    public java.util.Optional<String> comparing() {
+        return compare.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(String.join(",", compare));
+    }
+
     /** The workload of --model or --mlp: exactly one must be given. */
     public Workload workload() {
         if ((model == null) == (mlp == null)) {

@@ -34,7 +34,9 @@ public final class InputFiles {
         /** A Hugging Face config.json: a few KiB. */
         CONFIG(4L << 20),
         /** Another tool's output (STREAM, LIKWID, nvbandwidth, NCCL tests, JMH) or a recorded validation. */
-        TOOL_OUTPUT(64L << 20);
+        TOOL_OUTPUT(64L << 20),
+        /** A profiler trace (PyTorch's Kineto JSON, an Nsight Systems export): read as a stream, never whole. */
+        TRACE(1L << 40);
 
         private final long maxBytes;
 
@@ -74,6 +76,30 @@ public final class InputFiles {
             return bytes;
         } catch (IOException e) {
             throw unreadable(file, what, e);
+        }
+    }
+
+    /**
+     * {@code file} opened to be read as a stream (a trace of gigabytes is never held whole), after the same checks
+     * as {@link #readBytes}: a regular file of at most {@code kind}'s limit.
+     */
+    public static java.io.InputStream openStream(Path file, String what, Kind kind) {
+        BasicFileAttributes attributes = regularFile(file, what);
+        if (attributes.size() > kind.maxBytes()) {
+            throw tooLarge(file, what, kind, attributes.size());
+        }
+        try {
+            return Files.newInputStream(file, StandardOpenOption.READ);
+        } catch (IOException e) {
+            throw unreadable(file, what, e);
+        }
+    }
+
+    /** {@code file} checked as {@link #openStream} checks it, for readers that open it themselves (a database). */
+    public static void checkRegular(Path file, String what, Kind kind) {
+        BasicFileAttributes attributes = regularFile(file, what);
+        if (attributes.size() > kind.maxBytes()) {
+            throw tooLarge(file, what, kind, attributes.size());
         }
     }
 
