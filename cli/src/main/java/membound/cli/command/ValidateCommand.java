@@ -34,6 +34,7 @@ import membound.validate.ValidationReport;
 import membound.validate.ValidationStore;
 import membound.validate.ValidationSummary;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Launcher;
 
 /** {@code membound validate}: real training steps measured, predicted from the profile, and the error. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
@@ -165,7 +166,7 @@ public final class ValidateCommand implements Callable<Integer> {
         String reference = profile.referenceOr("latest");
         if ((reference.equals("latest") || reference.startsWith("latest:")) && store.list().isEmpty()) {
             throw new BadInputException("profile must exist to predict from: there is none in " + store.directory()
-                    + "; run 'membound calibrate --standard' first");
+                    + "; run '" + Launcher.command("calibrate --standard") + "' first");
         }
         return store.resolve(reference);
     }
