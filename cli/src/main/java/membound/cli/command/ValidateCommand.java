@@ -108,15 +108,23 @@ public final class ValidateCommand implements Callable<Integer> {
             + "the median |error| of the held-out rows by kind")
     boolean published;
 
+    @Option(names = "--rows", description = "with --published: every row too, with its prediction, error and source "
+            + "(by default the fitted terms and the held-out errors by kind)")
+    boolean rows;
+
     @Override
     public Integer call() {
         boolean json = format.value() == OutputFormat.JSON;
         if (published) {
             PublishedValidation.Result result = PublishedValidation.run(PublishedSet.load());
             PrintWriter out = spec.commandLine().getOut();
-            out.print(json ? PublishedReport.json(result) : PublishedReport.text(result));
+            out.print(json ? PublishedReport.json(result) : PublishedReport.text(result, rows));
             out.flush();
             return 0;
+        }
+        if (rows) {
+            throw new BadInputException("rows must be left out without --published (it lists the published set's "
+                    + "rows): rows=true");
         }
         if (summary != null) {
             ValidationSummary summarized = ValidationSummary.of(summary);
