@@ -121,7 +121,8 @@ public final class AnswerPage {
                 lines.add(String.format(Locale.ROOT, "The mitigation that helps most on %s: <b>%s</b>, %s time to train, "
                                 + "%s of memory (fits), <code>%s</code>.", escape(base.machineLabel()),
                         escape(best.variant().label()), Numbers.signedPercent(change),
-                        Numbers.gib(best.point().memory().totalBytes()), escape(best.variant().command())));
+                        Numbers.gib(best.point().memory().totalBytes()),
+                        escape(commandOn(best.variant().command(), base, input))));
             }
         }
         sharing(lines, input);
@@ -193,6 +194,22 @@ public final class AnswerPage {
                 Numbers.gib(firstMiss.memory().totalBytes()), Numbers.gib(firstMiss.memory().capacityBytes()),
                 largest == null ? "" : "; the largest that fits is " + escape(largest.workload()),
                 instead == null ? "" : "; it fits with <code>" + escape(instead) + "</code>"));
+    }
+
+    /**
+     * A row's command as it predicts on {@code p}'s machine: the page's commands name the first machine (its
+     * {@code --profile} or {@code --hardware}); on a compared catalog machine the same command names that machine
+     * instead, so that pasting it prints the figure of that machine's cell.
+     */
+    static String commandOn(String command, Sweeps.Point p, AnswerInput input) {
+        if (p.machineId().equals(input.profile().machineId()) || p.machineId().startsWith("profile:")) {
+            return command;
+        }
+        String rest = command.replaceAll("\\s--(profile|hardware|device|compare)(=|\\s)\\S+", "");
+        String predict = "predict";
+        int at = rest.indexOf(" " + predict);
+        return at < 0 ? rest : rest.substring(0, at + 1 + predict.length()) + " --hardware " + p.machineId()
+                + rest.substring(at + 1 + predict.length());
     }
 
     /** The fitting mitigation with the shortest time to train on one machine, or null. */
@@ -314,8 +331,9 @@ public final class AnswerPage {
         }
         String instead = p.fitsInstead();
         return "<td><b>" + duration(p.measured().totalSeconds()) + "</b><br><span class=\"sub\">"
-                + rate(p.measured().tokensPerSecond()) + " tok/s \u00b7 " + Numbers.percent(p.measured().memoryBoundShare())
-                + " memory-bound (" + p.regime().label() + ") \u00b7 " + Numbers.gib(p.memory().totalBytes()) + " of "
+                + rate(p.measured().tokensPerSecond()) + " tok/s \u00b7 " + p.regime().label() + ", "
+                + Numbers.percent(p.measured().memoryBoundShare()) + " of the step in memory-bound operations \u00b7 "
+                + Numbers.gib(p.memory().totalBytes()) + " of "
                 + Numbers.gib(p.memory().capacityBytes()) + "</span><br>"
                 + (p.memory().fits() ? "<span class=\"ok\">fits</span>" : "<span class=\"bad\">does not fit</span>"
                 + (instead == null ? "" : "; fits with <code>" + escape(instead) + "</code>")) + "</td>";
@@ -384,6 +402,29 @@ public final class AnswerPage {
         h.append("</table>\n");
     }
 
+    /** Under a table whose rows carry one command: how to predict another column's machine with it. */
+    private static void commandNote(StringBuilder h, AnswerInput input, List<String> otherIds) {
+        if (otherIds.isEmpty()) {
+            return;
+        }
+        h.append("<p class=\"files\">Each row's command predicts on ").append(escape(input.profile().machineName()))
+                .append("; for another column, the same command with <code>--hardware ID</code> in place of its machine, e.g. ")
+                .append("<code>").append(escape(otherIds.get(0))).append("</code>: <code>")
+                .append(escape(commandOn(input.predictCommand(), input.asGiven().stream()
+                        .filter(p -> p.machineId().equals(otherIds.get(0))).findFirst().orElseThrow(), input)))
+                .append("</code>.</p>\n");
+    }
+
+    private static List<String> otherIds(AnswerInput input, List<Sweeps.Point> bases) {
+        List<String> ids = new ArrayList<>();
+        for (Sweeps.Point b : bases) {
+            if (!b.machineId().equals(input.profile().machineId()) && !b.machineId().startsWith("profile:")) {
+                ids.add(b.machineId());
+            }
+        }
+        return ids;
+    }
+
     private static void precisionTable(StringBuilder h, AnswerInput input) {
         h.append("<table id=\"precision-table\">\n<tr><th>setup</th>");
         machineHeader(h, input);
@@ -409,6 +450,7 @@ public final class AnswerPage {
             variantRow(h, current, command, row);
         }
         h.append("</table>\n");
+        commandNote(h, input, otherIds(input, input.asGiven()));
     }
 
     private static void variantRow(StringBuilder h, String label, String command, Sweeps.Point[] row) {
@@ -468,6 +510,7 @@ public final class AnswerPage {
             h.append("</tr>\n");
         }
         h.append("</table>\n");
+        commandNote(h, input, otherIds(input, bases));
     }
 
     /** A mitigation's cell: its change in time to train, memory and memory-bound share against the setup as given. */
