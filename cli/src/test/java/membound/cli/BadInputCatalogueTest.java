@@ -235,6 +235,26 @@ class BadInputCatalogueTest {
                 "predict", "--model", "@config.json", "--hardware", "h100"));
         cases.add(of("config.json", "not JSON", "config.json", Map.of("config.json", "hidden_size: 4096"),
                 "predict", "--model", "@config.json", "--hardware", "h100"));
+        // Accepted with exit 0 before (issue 33): a required shape given as null, a stream.c table with a kernel
+        // twice and one missing, the repository's own stream-omp output, and an nccl-tests log cut off in its table.
+        cases.add(of("config.json", "hidden_size null", "hidden_size=null",
+                Map.of("config.json", "{\"model_type\":\"llama\",\"hidden_size\":null,\"num_hidden_layers\":32,"
+                        + "\"num_attention_heads\":32,\"intermediate_size\":14336,\"vocab_size\":128256}"),
+                "predict", "--model", "@config.json", "--hardware", "h100"));
+        String scale = streamOutput().lines().filter(l -> l.startsWith("Scale:")).findFirst().orElseThrow();
+        String copy = streamOutput().lines().filter(l -> l.startsWith("Copy:")).findFirst().orElseThrow();
+        cases.add(of("import stream", "two Copy rows and no Scale", "Copy, Scale, Add and Triad once",
+                Map.of("out.txt", streamOutput().replace(scale, copy), "a.json", example),
+                "import", "--format", "stream", "@out.txt", "--into", "@a.json"));
+        cases.add(of("import stream", "the repository's stream-omp output", "stream.c",
+                Map.of("out.txt", "tool=stream-omp kernel=triad elements=80000000 threads=2 passes=10 libc=0 "
+                        + "stream_bytes_per_pass=1920000000 best_seconds=0.080000 median_seconds=0.081000 "
+                        + "best_GBps=24.00 median_GBps=23.70\n", "a.json", example),
+                "import", "--format", "stream", "@out.txt", "--into", "@a.json"));
+        String cut = String.join("\n", ncclOutput().lines().limit(26).toList()) + "\n";
+        cases.add(of("import nccl-tests", "log cut off inside its table", "--partial",
+                Map.of("nccl.txt", cut, "a.json", example), "import", "--format", "nccl-tests", "@nccl.txt", "--into",
+                "@a.json", "--link", "spark-pair"));
         // Each importer's file.
         for (String format : List.of("stream", "babelstream", "likwid", "nvbandwidth", "nccl-tests", "jmh")) {
             cases.add(of("import " + format, "empty file", "out.txt", Map.of("out.txt", "", "a.json", example),
@@ -457,6 +477,11 @@ class BadInputCatalogueTest {
                 "16", "--nodes", "2", "--gpus-per-node", "4"});
         flags.add(new String[] {"--tensor-parallel wider than a node", "gpus-per-node", "--tensor-parallel", "4",
                 "--data-parallel", "2", "--nodes", "4"});
+        flags.add(new String[] {"--link with one device", "link=nosuch", "--link", "nosuch"});
+        flags.add(new String[] {"--memory-bandwidth for a machine not in the run", "dgx-spark", "--memory-bandwidth",
+                "dgx-spark:1TB/s"});
+        flags.add(new String[] {"--peak-flops for a machine not in the run", "h200:bf16=1P", "--peak-flops",
+                "h200:bf16=1P"});
         for (String[] flag : flags) {
             List<String> args = new ArrayList<>(List.of("predict"));
             args.addAll(List.of(training));

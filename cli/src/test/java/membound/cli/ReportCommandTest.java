@@ -74,7 +74,7 @@ class ReportCommandTest {
     void shouldPointFromPredictToTheReport() {
         Run r = run("predict", "--model", "gpt2", "--profile", example());
         assertEquals(0, r.status(), r.both());
-        assertTrue(r.out().strip().endsWith("charts and a page of this: membound report --profile " + example()
+        assertTrue(r.out().strip().endsWith("charts and a page of this: scripts/membound report --profile " + example()
                 + " <same options> --out NEW_DIR"), r.both());
     }
 
@@ -93,7 +93,8 @@ class ReportCommandTest {
         Path out = dir.resolve("never");
         String o = out.toString();
         assertBadInput(run("report", "--profile", dir.resolve("missing.json").toString(), "--out", o), "membound: ");
-        assertBadInput(run("report", "--model", "gpt2", "--out", o), "membound: profile must be given: --profile PATH");
+        assertBadInput(run("report", "--model", "gpt2", "--out", o), "membound: machine must be given: --profile PATH|latest");
+        assertBadInput(run("report", "--hardware", "dgx-spark", "--out", o), "membound: hardware needs a workload");
         assertBadInput(run("report", "--profile", example(), "--model", "lama-3.1-8b", "--out", o),
                 "membound: model must be a preset");
         assertBadInput(run("report", "--profile", example(), "--model", "gpt2", "--micro-batch", "0", "--out", o),

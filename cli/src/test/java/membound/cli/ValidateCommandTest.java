@@ -43,7 +43,7 @@ class ValidateCommandTest {
         Run r = run("validate", "--profiles-dir", dir.resolve("profiles").toString(), "--results-dir", results.toString());
 
         assertEquals(2, r.exit(), r.both());
-        assertTrue(r.err().contains("run 'membound calibrate --standard' first"), r.both());
+        assertTrue(r.err().contains("run 'scripts/membound calibrate --standard' first"), r.both());
         assertEquals(1, r.err().strip().lines().count(), r.both());
         assertFalse(Files.exists(results), "nothing written");
     }
@@ -123,6 +123,27 @@ class ValidateCommandTest {
         assertTrue(tree.get("rows").size() >= 30, json.both());
         for (JsonNode row : tree.get("rows")) {
             assertFalse(row.get("source").asText().isBlank(), row.toString());
+            // A source a reader can open: an address, never an index's internal id.
+            assertTrue(row.get("source").asText().contains("https://"), row.get("id") + ": " + row.get("source"));
         }
+    }
+
+    @Test
+    void shouldSummarizeThePublishedSetNarrowlyByDefaultAndListEveryRowOnRequest() {
+        Run summary = run("validate", "--published");
+        assertEquals(0, summary.exit(), summary.both());
+        assertTrue(summary.out().contains("scripts/membound validate --published --rows"), summary.out());
+        assertTrue(summary.out().lines().count() < 40, summary.out().lines().count() + " lines\n" + summary.out());
+        for (String line : summary.out().lines().toList()) {
+            assertTrue(line.length() <= 132, "a summary line wider than a terminal's 132 columns: " + line);
+        }
+        assertFalse(summary.out().contains("sources per row"), summary.out());
+
+        Run rows = run("validate", "--published", "--rows");
+        assertEquals(0, rows.exit(), rows.both());
+        assertTrue(rows.out().contains("sources per row"), rows.both());
+        assertTrue(rows.out().contains("config:openai--gpt-oss-120b") || !rows.out().contains("gpt-oss-12~"),
+                "model names are never cut\n" + rows.out());
+        assertFalse(rows.out().contains("~\n") || rows.out().contains("~ "), "no cut names\n" + rows.out());
     }
 }

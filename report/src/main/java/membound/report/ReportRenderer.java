@@ -67,7 +67,7 @@ public final class ReportRenderer {
     /** The charts in the order the page shows them: the workload first, then the profile device by device. */
     public static List<Figure> figures(ReportInput input) {
         List<Figure> figures = new ArrayList<>();
-        List<Device> devices = new ArrayList<>(input.profile().devices());
+        List<Device> devices = input.hasProfile() ? new ArrayList<>(input.profile().devices()) : new ArrayList<>();
         // The device the prediction ran on leads: its roofline carries the workload's operations.
         devices.sort((a, b) -> Boolean.compare(!a.id().equals(input.trainingDeviceId()), !b.id().equals(input.trainingDeviceId())));
         TrainingRun run = input.primary();
@@ -76,7 +76,13 @@ public final class ReportRenderer {
         }
         figures.add(BreakdownChart.of(input.machines(), profileLabel(input), input.noWorkloadReason()));
         figures.add(SensitivityChart.of(input.sensitivity(), run, input.noWorkloadReason()));
-        figures.add(NominalChart.of(input.profile()));
+        if (input.hasProfile()) {
+            figures.add(NominalChart.of(input.profile()));
+        } else {
+            figures.add(new Figure.Omitted("measured-vs-nominal", "Measured against nominal memory bandwidth and the "
+                    + "profile's other charts", "no profile: a catalog entry has no measurements of its own to draw "
+                    + "(rooflines, working sets, thread scaling, latency); give --profile PATH|latest for them"));
+        }
         for (Device d : devices) {
             figures.add(WorkingSetChart.of(input.profile(), d));
         }
@@ -91,6 +97,6 @@ public final class ReportRenderer {
 
     /** What the page and the charts call the profile's machine: its host name. */
     public static String profileLabel(ReportInput input) {
-        return input.profile().host().hostname() + " (profile)";
+        return input.hasProfile() ? input.profile().host().hostname() + " (profile)" : input.primary().machineName();
     }
 }

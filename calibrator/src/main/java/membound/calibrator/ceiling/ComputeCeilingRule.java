@@ -29,7 +29,7 @@ public final class ComputeCeilingRule {
     /**
      * Attainable fraction of a CPU's measured FMA peak for a GEMM, where a profile has the FMA peak but no GEMM of its
      * own: 0.514, the median of GEMM / FMA peak (membound's GemmBenchmark n=1024 against its FmaBenchmark, both on all
-     * threads, medians) over the 29 fit rows of calibrator/src/test/resources/gemm-vs-fma.csv (the committed profiles
+     * threads, medians) over the 29 fit rows of calibrator/src/test/resources/gemm-vs-fma.csv (the profiles under docs/records/profiles
      * of a 2-vCPU AMD EPYC VM); on its 14 held-out rows the derated peak predicts the measured GEMM with a median
      * |error| of 6.0%, the bare FMA peak with 100%. {@code GemmEfficiencyFitTest} refits it. One kind of CPU so far: a
      * measured GEMM is always better, and the prediction says so.

@@ -99,7 +99,8 @@ public record Fleet(String directory, double threshold, List<Node> nodes, List<S
      * files are called: a profile names its own host and time, so files renamed per node (as people collect them)
      * read as well as the store's {@code <host>-<time>.json}. Other JSON beside them (a fleet summary, JMH's raw
      * results, a temporary of an atomic write) is passed over; a file that says it is a profile and is not a valid
-     * one is an error.
+     * one is an error. A folder named {@code examples} below the directory is passed over: the repository's
+     * example profiles under {@code results/profiles/examples/} are made up, and no node of anyone's fleet.
      */
     public static List<Member> read(Path directory) {
         if (!Files.isDirectory(directory)) {
@@ -107,8 +108,8 @@ public record Fleet(String directory, double threshold, List<Node> nodes, List<S
         }
         List<Path> files;
         try (Stream<Path> walk = Files.walk(directory, 3)) {
-            files = walk.filter(p -> Files.isRegularFile(p) && isCandidate(p.getFileName().toString())).sorted()
-                    .toList();
+            files = walk.filter(p -> Files.isRegularFile(p) && isCandidate(p.getFileName().toString())
+                    && !underExamples(directory, p)).sorted().toList();
         } catch (IOException e) {
             throw new BadInputException("fleet directory must be readable: directory=" + directory + ", problem="
                     + e.getMessage(), e);
@@ -127,6 +128,21 @@ public record Fleet(String directory, double threshold, List<Node> nodes, List<S
         }
         return List.copyOf(members);
     }
+
+    private static boolean underExamples(Path directory, Path file) {
+        Path folders = directory.relativize(file).getParent();
+        if (folders != null) {
+            for (Path folder : folders) {
+                if (folder.toString().equals(EXAMPLES)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The folder of made-up example profiles, passed over in a fleet. */
+    static final String EXAMPLES = "examples";
 
     private static boolean isCandidate(String name) {
         return name.endsWith(".json") && !name.endsWith(ProfileStore.RAW_SUFFIX)

@@ -37,6 +37,22 @@ public record ImportedFigures(String tool, String toolVersion, SortedMap<String,
         inferred = List.copyOf(inferred);
     }
 
+    /** What the skipped list begins with for a log that ends inside its table (nccl-tests cut off). */
+    public static final String CUT_OFF = "no closing";
+
+    /**
+     * True when the output ends inside its table: the figures stop at a size the run went beyond, so a link's
+     * bandwidth from them is that of the small messages alone. {@code import} refuses it without {@code --partial}.
+     */
+    public boolean cutOff() {
+        return skipped.stream().anyMatch(s -> s.startsWith(CUT_OFF));
+    }
+
+    /** The largest message size among the link measurements, 0 without any. */
+    public long largestMessageBytes() {
+        return linkMeasurements.stream().mapToLong(Link.Measurement::messageBytes).max().orElse(0);
+    }
+
     static ImportedFigures bandwidth(String tool, String toolVersion, Map<String, String> settings,
                                      List<ImportedBandwidth> bandwidth) {
         return new ImportedFigures(tool, toolVersion, new TreeMap<>(settings), null, bandwidth, List.of(), null, null,

@@ -239,7 +239,7 @@ final class NcclTestsImporter {
             skipped.add(passedOver + " lines inside the table that are not rows (NCCL INFO, MPI, elisions) passed over");
         }
         if (end < 0) {
-            skipped.add("no closing \"# Out of bounds values\" or \"# Avg bus bandwidth\" line: the log ends after "
+            skipped.add(ImportedFigures.CUT_OFF + " \"# Out of bounds values\" or \"# Avg bus bandwidth\" line: the log ends after "
                     + "its last row shown (a cut-off paste or run)");
         }
         return results;

@@ -149,6 +149,12 @@ public final class ProfileImport {
             added.add("link " + linkId + ": " + figures.linkMeasurements().size() + " measurements"
                     + (figures.linkBandwidth() != null ? ", bandwidth" : "") + (figures.linkLatencyNanos() != null
                     ? ", latency" : ""));
+            if (figures.cutOff()) {
+                flags.add(new Quality.Flag("partial-output", "link " + linkId + " is from a " + figures.tool()
+                        + " output cut off inside its table: its largest size is " + figures.largestMessageBytes()
+                        + " bytes, and its bandwidth that of messages up to that size (imported with --partial)",
+                        null, linkId));
+            }
             if (link.bandwidthBytesPerSecond() != null && link.bandwidthBytesPerSecond().high() == null) {
                 flags.add(new Quality.Flag("no-spread", "link " + linkId + " bandwidth is one figure from "
                         + figures.tool() + ": compare cannot call a difference a change", null, linkId));

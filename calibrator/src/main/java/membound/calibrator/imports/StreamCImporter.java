@@ -42,11 +42,23 @@ final class StreamCImporter {
     private StreamCImporter() {
     }
 
+    /** Where McCalpin's stream.c is published: the hint of an output that is not its. */
+    static final String SOURCE = "McCalpin's stream.c, https://www.cs.virginia.edu/stream/FTP/Code/stream.c";
+    /** The line scripts/reference/stream-omp prints: the repository's own C kernels, which are not stream.c. */
+    private static final Pattern STREAM_OMP = Pattern.compile("^tool=stream-omp ");
+
     static ImportedFigures parse(ToolOutput out) {
+        int omp = out.find(STREAM_OMP, 0);
+        if (omp >= 0) {
+            throw out.bad(omp, "be the output of " + SOURCE + " (this is scripts/reference/stream-omp's, which "
+                    + "scripts/compare-peers.sh compares with the Vector API kernels; it is not imported)",
+                    out.lines.get(omp));
+        }
         Matcher version = out.match(VERSION);
         String toolVersion = version == null ? null : version.group(1);
         int elementBytes = (int) out.positiveLong(0, "bytes per array element",
-                out.require(ELEMENT, "contain stream.c's \"This system uses N bytes per array element\"").group(1));
+                out.require(ELEMENT, "contain stream.c's \"This system uses N bytes per array element\" (the output of "
+                        + SOURCE + ")").group(1));
         Matcher array = out.require(ARRAY, "contain stream.c's \"Array size = N (elements)\"");
         long elements = out.positiveLong(0, "array size", array.group(1));
         long ntimes = out.positiveLong(0, "NTIMES", out.require(NTIMES,
@@ -73,6 +85,7 @@ final class StreamCImporter {
         }
         String elementType = ImportedBandwidth.elementType(elementBytes);
         List<ImportedBandwidth> figures = new ArrayList<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
         for (int i = header + 1; i < out.lines.size(); i++) {
             String line = out.lines.get(i);
             if (line.startsWith("---") || line.isBlank()) {
@@ -83,6 +96,9 @@ final class StreamCImporter {
                 throw out.bad(i, "have rows \"Copy|Scale|Add|Triad: rate avg min max\" in the result table", line);
             }
             String label = row.group(1);
+            if (!seen.add(label)) {
+                throw out.bad(i, "have each of Copy, Scale, Add and Triad once in the result table", line);
+            }
             PrintedNumber bestMegabytesPerSecond = out.printed(i, "best rate", row.group(2));
             double avgSeconds = out.positive(i, "average time", row.group(3));
             PrintedNumber minSeconds = out.printed(i, "minimum time", row.group(4));
@@ -111,6 +127,13 @@ final class StreamCImporter {
         }
         if (figures.isEmpty()) {
             throw out.bad("have at least one kernel row in the result table");
+        }
+        if (!seen.containsAll(ARRAYS.keySet())) {
+            // stream.c prints all four, always: a table without one was edited or cut, and is not its output.
+            List<String> missing = new ArrayList<>(List.of("Copy", "Scale", "Add", "Triad"));
+            missing.removeAll(seen);
+            throw out.bad("have a row for each of Copy, Scale, Add and Triad in the result table (stream.c prints "
+                    + "all four; missing: " + String.join(", ", missing) + ")");
         }
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("arrayElements", Long.toString(elements));

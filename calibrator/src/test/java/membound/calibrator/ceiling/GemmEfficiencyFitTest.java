@@ -23,8 +23,8 @@ import membound.vocabulary.Precision;
 class GemmEfficiencyFitTest {
 
     private static final Path ROWS = Path.of("src", "test", "resources", "gemm-vs-fma.csv");
-    /** The profiles the rows were read from: membound calibrations of a 2-vCPU AMD EPYC VM, kept as test data. */
-    private static final Path PROFILES = Path.of("src", "test", "resources", "measured-profiles");
+    /** The development machine's profiles the rows were read from, kept with the docs that cite them. */
+    private static final Path PROFILES = Path.of("..", "docs", "records", "profiles");
 
     record Row(String profile, String device, Precision precision, int n, int threads, double gemm, double fma,
                boolean fit) {

@@ -39,7 +39,7 @@ class ProfileMigrationTest {
 
     static Stream<Path> committedProfiles() throws IOException {
         List<Path> files = new ArrayList<>();
-        for (Path dir : List.of(Path.of("../results/profiles/examples"), Path.of("src/test/resources/measured-profiles"),
+        for (Path dir : List.of(Path.of("../results/profiles/examples"), Path.of("../docs/records/profiles"),
                 Path.of("../cli/src/test/resources/golden/profiles"), Path.of("src/test/resources"),
                 Path.of("../report/src/test/resources"))) {
             try (Stream<Path> list = Files.list(dir)) {

@@ -33,6 +33,7 @@ import membound.vocabulary.AccessPattern;
 import membound.vocabulary.BadInputException;
 import membound.vocabulary.text.Numbers;
 import membound.vocabulary.units.Units;
+import membound.vocabulary.text.Launcher;
 
 /**
  * {@code membound answer}: the question membound exists for, on one page — how model size, memory
@@ -50,7 +51,8 @@ import membound.vocabulary.units.Units;
                 "Takes every option of 'membound predict' for the setup as given; --compare defaults to "
                         + "dgx-spark,gh200,h100,h200. What each part shows: docs/answer.md."},
         footer = {"", "Example:",
-                "  membound answer --profile latest --model llama-3.1-8b --compare dgx-spark,gh200,h100 --out answer-llama"})
+                "  ${sys:membound.command:-scripts/membound} answer --hardware dgx-spark --model llama-3.1-8b \\",
+                "      --out answer-llama"})
 public final class AnswerCommand implements Callable<Integer> {
 
     /** The machines compared when --compare is not given: the Spark and three HBM machines. */
@@ -71,7 +73,7 @@ public final class AnswerCommand implements Callable<Integer> {
             description = "Largest number of users sharing one machine in the sharing sweep (default 4).")
     int users;
 
-    @Option(names = "--sizes", paramLabel = "A,B,...", split = ",", order = -1,
+    @Option(names = "--sizes", paramLabel = "MODEL", split = ",", splitSynopsisLabel = ",", order = -1,
             description = "Models of the model-size sweep: presets or config.json paths (default: every preset).")
     List<String> sizes;
 
@@ -102,9 +104,12 @@ public final class AnswerCommand implements Callable<Integer> {
     /** Everything the page shows, from the parsed command line; checks every option first and writes nothing. */
     AnswerInput input() {
         CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
-        if (!prediction.profile().given()) {
-            throw new BadInputException("profile must be given: --profile PATH|latest (a profile membound calibrate "
-                    + "wrote, or results/profiles/examples/dgx-spark-example.json)");
+        boolean fromProfile = prediction.profile().given();
+        if (fromProfile == (prediction.hardware() != null)) {
+            throw new BadInputException("machine must be given once: --profile PATH|latest (a profile "
+                    + Launcher.command("calibrate") + " wrote) or --hardware NAME (a catalog entry, e.g. dgx-spark): "
+                    + (fromProfile ? "profile=" + prediction.profile().reference() + ", hardware=" + prediction.hardware()
+                    : "neither given"));
         }
         if (prediction.decode()) {
             throw new BadInputException("decode must be left out: the answer is about training; use membound predict "
@@ -121,14 +126,23 @@ public final class AnswerCommand implements Callable<Integer> {
         Workload workload = prediction.workload();
         prediction.checkAgainst(workload);
         TrainingSetup setup = prediction.trainingSetup();
-        Overrides overrides = prediction.overrides();
-        Path profileFile = ProfileDirectory.repositoryDefault().resolve(prediction.profile().reference());
-        Machine profile = Machines.profile(profileFile, prediction.device(), overrides);
+        Overrides overrides = prediction.overrides(parsed.hasMatchedOption("--compare") ? List.of() : DEFAULT_COMPARE);
+        Machine profile;
+        if (fromProfile) {
+            Path profileFile = ProfileDirectory.repositoryDefault().resolve(prediction.profile().reference());
+            profile = Machines.profile(profileFile, prediction.device(), overrides);
+        } else {
+            profile = Machines.datasheet(prediction.hardware(), overrides);
+        }
         List<Machine> machines = new ArrayList<>();
         machines.add(profile);
         List<String> compare = parsed.hasMatchedOption("--compare") ? prediction.compare() : DEFAULT_COMPARE;
         for (String name : compare) {
-            machines.add(Machines.datasheet(name, overrides));
+            Machine other = Machines.datasheet(name, overrides);
+            // The page's own machine is not compared with itself (answer --hardware dgx-spark and the default list).
+            if (!other.id().equals(profile.id())) {
+                machines.add(other);
+            }
         }
         List<Workload> models = models(workload);
         List<String> base = ReportCommand.without(arguments(parsed), "--out", "--users", "--sizes");
@@ -172,7 +186,7 @@ public final class AnswerCommand implements Callable<Integer> {
         return new AnswerInput(workload.name(), setupText(workload, setup), predictCommand, setup.tokensPerStep() == 0 ? 0
                 : Math.round(setup.steps() * setup.tokensPerStep()), asGiven, sizePoints, maps, markers,
                 Sweeps.variants(workload, precisions, machines), Sweeps.sharing(workload, setup, machines, users),
-                Sweeps.variants(workload, mitigations, machines.subList(0, Math.min(2, machines.size()))), "membound answer " + String.join(" ",
+                Sweeps.variants(workload, mitigations, machines.subList(0, Math.min(2, machines.size()))), Launcher.command("answer ") + String.join(" ",
                 arguments(parsed)));
     }
 
@@ -230,7 +244,7 @@ public final class AnswerCommand implements Callable<Integer> {
             line.parseArgs(args.toArray(String[]::new));
         } catch (CommandLine.ParameterException e) {
             throw new BadInputException((e.getMessage() == null ? "bad option" : e.getMessage().strip())
-                    + " (see 'membound answer --help')");
+                    + " (see '" + Launcher.command("answer --help") + "')");
         }
         holder.options.checkConsistent();
         return holder.options;
@@ -243,7 +257,7 @@ public final class AnswerCommand implements Callable<Integer> {
     }
 
     private static String command(List<String> args) {
-        StringBuilder text = new StringBuilder("membound predict");
+        StringBuilder text = new StringBuilder(Launcher.command("predict"));
         for (String a : args) {
             text.append(' ').append(a.matches("[A-Za-z0-9_./:=,+@%-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
         }

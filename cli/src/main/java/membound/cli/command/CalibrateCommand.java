@@ -34,6 +34,7 @@ import membound.profile.Profile;
 import membound.profile.ProfileJson;
 import membound.profile.Quality;
 import membound.vocabulary.units.Units;
+import membound.vocabulary.text.Launcher;
 
 /** {@code membound calibrate}: measure this machine and write a profile. */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
@@ -303,9 +304,10 @@ public final class CalibrateCommand implements Callable<Integer> {
             s.append("raw JMH results: ").append(outcome.profileFile().resolveSibling(
                     profile.provenance().rawResultFile())).append('\n');
         }
-        s.append("next: membound show ").append(outcome.profileFile()).append("\n      membound predict --profile ")
+        s.append("next: ").append(Launcher.command("show ")).append(outcome.profileFile()).append("\n      ")
+                .append(Launcher.command("predict --profile "))
                 .append(outcome.profileFile()).append(" --model llama-3.1-8b\n");
-        s.append("charts and a page of this profile: membound report --profile ").append(outcome.profileFile())
+        s.append("charts and a page of this profile: ").append(Launcher.command("report --profile ")).append(outcome.profileFile())
                 .append(" [--model PRESET ...] --out NEW_DIR\n");
         return s.toString();
     }

@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 import membound.calibrator.run.HostMapping;
@@ -27,6 +28,8 @@ import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
 import membound.hardware.host.HostReport;
 import membound.profile.ProfileJson;
+import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Launcher;
 import membound.vocabulary.units.Units;
 
 /**
@@ -45,8 +48,12 @@ public final class HardwareCommand implements Callable<Integer> {
     @Option(names = "--platform", paramLabel = "NAME", description = "show this catalog entry, e.g. dgx-spark or gh200")
     String platform;
 
-    @Option(names = "--list", description = "list every catalog entry with its memory bandwidth")
+    @Option(names = "--list", description = "list every catalog entry with its training device's memory and memory bandwidth")
     boolean list;
+
+    /** A catalog id given without --platform: refused with the command that shows it, instead of picocli's bare miss. */
+    @Parameters(arity = "0..1", paramLabel = "NAME", hidden = true)
+    String positional;
 
     @Mixin
     FormatOption format;
@@ -55,6 +62,13 @@ public final class HardwareCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         OutputFormat output = format.value();
         Catalog catalog = Catalog.builtIn();
+        if (positional != null) {
+            String suggestion = catalog.find(positional).map(PlatformSpec::id)
+                    .orElse(catalog.closeMatches(positional).stream().findFirst().orElse(null));
+            throw new BadInputException("platform must be given with --platform: hardware " + positional + " ("
+                    + (suggestion != null ? "did you mean " + Launcher.command("hardware --platform " + suggestion) + "?"
+                    : Launcher.command("hardware --list") + " lists the catalog") + ")");
+        }
         PrintWriter out = spec.commandLine().getOut();
         Map<String, Object> json = new LinkedHashMap<>();
         StringBuilder text = new StringBuilder();
@@ -62,9 +76,8 @@ public final class HardwareCommand implements Callable<Integer> {
             List<Map<String, Object>> entries = new ArrayList<>();
             for (PlatformSpec entry : catalog.all()) {
                 entries.add(platformJson(entry));
-                text.append(String.format(Locale.ROOT, "%-18s %-44s %s%n", entry.id(), entry.name(),
-                        entry.nominalHostMemoryBandwidth().map(f -> Units.formatBandwidth(f.value())).orElse("")));
             }
+            text.append(listing(catalog.all()));
             json.put("catalog", entries);
         } else {
             Optional<PlatformSpec> entry;
@@ -77,7 +90,7 @@ public final class HardwareCommand implements Callable<Integer> {
                 entry = catalog.match(host);
                 if (entry.isEmpty()) {
                     text.append("\nplatform: not in the catalog: nominal figures are unknown here; give them with "
-                            + "calibrate --nominal-bandwidth or --platform NAME (membound hardware --list)\n");
+                            + "calibrate --nominal-bandwidth or --platform NAME (" + Launcher.command("hardware --list") + ")\n");
                 }
             }
             entry.ifPresent(spec -> {
@@ -92,6 +105,41 @@ public final class HardwareCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * The catalog as a table with a header: each entry's training device (its GPU, else its CPU) with that device's
+     * memory and memory bandwidth (an H100's HBM3, a GH200's HBM3e, a Spark's unified LPDDR5x), and the host CPU's
+     * memory bandwidth where it is a memory of its own. Columns are as wide as their longest cell.
+     */
+    static String listing(List<PlatformSpec> entries) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"id", "name", "device", "device memory", "device memory bandwidth",
+                "host memory bandwidth"});
+        for (PlatformSpec entry : entries) {
+            DeviceSpec trainer = entry.gpu().orElseGet(() -> entry.cpu().orElse(entry.devices().get(0)));
+            String host = entry.unifiedMemory() || entry.gpu().isEmpty() ? "(same memory)"
+                    : entry.nominalHostMemoryBandwidth().map(f -> Units.formatBandwidth(f.value())).orElse("unknown");
+            rows.add(new String[] {entry.id(), entry.name(), trainer.id(),
+                    Units.formatBytes((long) trainer.memoryCapacityBytes().value()),
+                    Units.formatBandwidth(trainer.memoryBandwidthBytesPerSecond().value()), host});
+        }
+        int[] widths = new int[rows.get(0).length];
+        for (String[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                widths[i] = Math.max(widths[i], row[i].length());
+            }
+        }
+        StringBuilder s = new StringBuilder();
+        for (String[] row : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < row.length; i++) {
+                line.append(String.format(Locale.ROOT, "%-" + widths[i] + "s", row[i])).append(i + 1 < row.length ? "  " : "");
+            }
+            s.append(line.toString().stripTrailing()).append('\n');
+        }
+        s.append("Every figure is a datasheet's, with its source: ").append(Launcher.command("hardware --platform ID")).append('\n');
+        return s.toString();
     }
 
     static String describe(PlatformSpec spec) {

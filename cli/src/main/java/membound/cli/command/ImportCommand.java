@@ -97,6 +97,10 @@ public final class ImportCommand implements Callable<Integer> {
             + "instead of the profiles directory")
     Path output;
 
+    @Option(names = "--partial", description = "import an output cut off inside its table (nccl-tests without its "
+            + "closing lines): the link is flagged partial-output with its largest size")
+    boolean partial;
+
     @Mixin
     ProfilesDirOption profilesDir;
 
@@ -140,6 +144,12 @@ public final class ImportCommand implements Callable<Integer> {
         ProfileStore store = profilesDir.store();
         CommandSupport.Named input = CommandSupport.read(store, into);
         ImportedFigures figures = tool.parse(file, gpuIndex);
+        if (figures.cutOff() && !partial) {
+            throw new BadInputException(figures.tool() + " output must be whole to import: it ends inside its table "
+                    + "after size " + figures.largestMessageBytes() + " bytes" + (figures.settings().containsKey("maxBytes")
+                    ? " of maxBytes " + figures.settings().get("maxBytes") : "") + ", so its bandwidth would be that of "
+                    + "small messages; give --partial to import it flagged: file=" + file);
+        }
         ProfileImport.Result result = ProfileImport.apply(input.profile(), figures, tool,
                 new ProfileImport.Target(device, deviceName, unifiedMemoryWith, link, kind, from, to),
                 new ProfileImport.RunContext(file.toString(), input.path().getFileName().toString(),

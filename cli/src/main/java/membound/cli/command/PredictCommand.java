@@ -37,6 +37,7 @@ import membound.model.workload.Transformer;
 import membound.model.workload.Workload;
 import membound.profile.ProfileDirectory;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Launcher;
 
 /**
  * {@code membound predict}: training (or, with {@code --decode}, inference) time of a workload on a
@@ -51,10 +52,14 @@ import membound.vocabulary.BadInputException;
                         + "memory footprint, the same prediction on datasheet figures, and the bandwidth sensitivity.",
                 "Formulas and sources: docs/model.md."},
         footer = {"", "Examples:",
-                "  membound predict --model llama-3.1-8b --hardware dgx-spark --finetune lora --tokens 2B",
-                "  membound predict --model llama-3.1-8b --hardware h100 --micro-batch 2 --grad-accum 8",
-                "  membound predict --model llama-3.2-3b --profile latest --format json",
-                "  membound predict --model llama-3.1-8b --decode --weights Q8_0 --compare dgx-spark,gh200,h100"})
+                "  ${sys:membound.command:-scripts/membound} predict --model llama-3.1-8b --hardware dgx-spark \\",
+                "      --finetune lora --tokens 2B",
+                "  ${sys:membound.command:-scripts/membound} predict --model llama-3.1-8b --hardware h100 \\",
+                "      --micro-batch 2 --grad-accum 8",
+                "  ${sys:membound.command:-scripts/membound} predict --model llama-3.2-3b --profile latest \\",
+                "      --format json",
+                "  ${sys:membound.command:-scripts/membound} predict --model llama-3.1-8b --decode --weights Q8_0 \\",
+                "      --compare dgx-spark,gh200,h100"})
 public final class PredictCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -124,8 +129,8 @@ public final class PredictCommand implements Callable<Integer> {
             PredictionReport.compareTraining(out, workload, setup, results);
         }
         if (format == OutputFormat.TEXT) {
-            out.println("\ncharts and a page of this: membound report --profile "
-                    + (profileFile != null ? profileFile : "PROFILE") + " <same options> --out NEW_DIR");
+            out.println("\ncharts and a page of this: " + Launcher.command("report ")
+                    + (profileFile != null ? "--profile " + profileFile : "--hardware " + options.hardware()) + " <same options> --out NEW_DIR");
         }
         return 0;
     }

@@ -14,6 +14,7 @@ import picocli.CommandLine;
 import membound.report.MachineOutcome;
 import membound.report.TrainingRun;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Launcher;
 
 /**
  * Runs {@code membound predict --format json} in-process with the user's own workload options and reads
@@ -70,7 +71,7 @@ final class PredictRuns {
             commandLine.parseArgs(args.toArray(String[]::new));
         } catch (CommandLine.ParameterException e) {
             String message = e.getMessage() == null ? "bad option" : e.getMessage().strip();
-            throw new BadInputException(message + " (see 'membound report --help')");
+            throw new BadInputException(message + " (see '" + Launcher.command("report --help") + "')");
         }
         PredictCommand predict = commandLine.getCommand();
         predict.call();

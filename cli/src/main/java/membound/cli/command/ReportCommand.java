@@ -34,6 +34,7 @@ import membound.report.TrainingRun;
 import membound.report.chart.Figure;
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Launcher;
 
 /**
  * {@code membound report}: charts of a profile and of a prediction on it, as PNG and SVG, tied together
@@ -51,9 +52,9 @@ import membound.vocabulary.BadInputException;
                         + "charts are drawn. A chart the profile has no data for is left out and the page says why.",
                 "What each chart shows: docs/report.md."},
         footer = {"", "Examples:",
-                "  membound report --profile results/profiles/HOST-yyyyMMddTHHmmssZ.json --out report-spark",
-                "  membound report --profile results/profiles/examples/dgx-spark-example.json --model llama-3.1-8b \\",
-                "      --finetune lora --compare gh200,h100 --out report-llama"})
+                "  ${sys:membound.command:-scripts/membound} report --profile latest --out report-here",
+                "  ${sys:membound.command:-scripts/membound} report --hardware dgx-spark --model llama-3.1-8b --finetune lora \\",
+                "      --compare gh200,h100 --out report-llama"})
 public final class ReportCommand implements Callable<Integer> {
 
     @CommandLine.Spec
@@ -84,9 +85,16 @@ public final class ReportCommand implements Callable<Integer> {
         ReportFiles.checkWritable(out);
         String profileReference = parsed.matchedOptionValue("--profile", null);
         Path profileFile = profileReference == null ? null : ProfileDirectory.repositoryDefault().resolve(profileReference);
-        if (profileFile == null) {
-            throw new BadInputException("profile must be given: --profile PATH (a profile membound calibrate wrote, "
-                    + "or results/profiles/examples/dgx-spark-example.json)");
+        String hardware = prediction.hardware();
+        if (profileFile == null && hardware == null) {
+            throw new BadInputException("machine must be given: --profile PATH|latest (a profile "
+                    + Launcher.command("calibrate") + " wrote) or --hardware NAME with a workload (a catalog entry, e.g. "
+                    + "dgx-spark): neither given");
+        }
+        boolean workloadGiven = parsed.hasMatchedOption("--model") || parsed.hasMatchedOption("--mlp");
+        if (profileFile == null && !workloadGiven) {
+            throw new BadInputException("hardware needs a workload: a report on a catalog entry draws a prediction; "
+                    + "add --model PRESET (or --mlp W0,W1,...): hardware=" + hardware);
         }
         if (parsed.hasMatchedOption("--decode")) {
             throw new BadInputException("decode must be left out: a report charts training (the roofline, the step "
@@ -99,17 +107,23 @@ public final class ReportCommand implements Callable<Integer> {
             throw new BadInputException("operations must be 0 (all) or positive: operations=" + operationsShown);
         }
         List<String> predictArgs = predictArgs(parsed);
-        boolean workload = parsed.hasMatchedOption("--model") || parsed.hasMatchedOption("--mlp");
         ReportInput input;
-        if (workload) {
+        if (workloadGiven) {
             List<MachineOutcome> machines = PredictRuns.outcomes(predictArgs);
-            Machine machine = Machines.profile(profileFile, parsed.matchedOptionValue("--device", null),
-                    Overrides.parse(parsed.matchedOptionValue("--memory-bandwidth", List.of()),
-                            parsed.matchedOptionValue("--peak-flops", List.of())));
-            Profile profile = ProfileJson.read(profileFile);
+            Overrides overrides = Overrides.parse(parsed.matchedOptionValue("--memory-bandwidth", List.of()),
+                    parsed.matchedOptionValue("--peak-flops", List.of()));
             TrainingRun run = machines.get(0).run();
-            input = new ReportInput(profile, profileFile.toString(), machine.device().id(), machines,
-                    sweep(predictArgs, machine, run), null, commandLine(parsed), operationsShown);
+            if (profileFile == null) {
+                Machine machine = Machines.datasheet(hardware, overrides);
+                input = new ReportInput(null, null, machine.device().id(), machines,
+                        sweep(without(predictArgs, "--compare"), machine, run), null, commandLine(parsed), operationsShown);
+            } else {
+                Machine machine = Machines.profile(profileFile, parsed.matchedOptionValue("--device", null), overrides);
+                Profile profile = ProfileJson.read(profileFile);
+                input = new ReportInput(profile, profileFile.toString(), machine.device().id(), machines,
+                        sweep(without(predictArgs, "--compare", "--hardware"), machine, run), null, commandLine(parsed),
+                        operationsShown);
+            }
         } else {
             if (parsed.hasMatchedOption("--compare") || parsed.hasMatchedOption("--hardware")) {
                 throw new BadInputException("compare needs a workload: add --model PRESET (or --mlp W0,W1,...) to "
@@ -158,8 +172,7 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     /** Step time against bandwidth on the profile's machine only: one predict run per point. */
-    static SensitivityCurve sweep(List<String> predictArgs, Machine machine, TrainingRun run) {
-        List<String> base = without(predictArgs, "--compare", "--hardware");
+    static SensitivityCurve sweep(List<String> base, Machine machine, TrainingRun run) {
         return SensitivityCurve.sweep(machine.device().mainMemory().ceiling(AccessPattern.READ), run,
                 bandwidth -> stepAt(base, bandwidth));
     }
@@ -172,7 +185,7 @@ public final class ReportCommand implements Callable<Integer> {
     }
 
     private static String commandLine(CommandLine.ParseResult parsed) {
-        StringBuilder text = new StringBuilder("membound report");
+        StringBuilder text = new StringBuilder(Launcher.command("report"));
         for (String a : arguments(parsed)) {
             text.append(' ').append(a.matches("[A-Za-z0-9_./:=,+@%-]+") ? a : "'" + a.replace("'", "'\\''") + "'");
         }

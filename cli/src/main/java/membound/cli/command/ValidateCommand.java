@@ -34,6 +34,7 @@ import membound.validate.ValidationReport;
 import membound.validate.ValidationStore;
 import membound.validate.ValidationSummary;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Launcher;
 
 /** {@code membound validate}: real training steps measured, predicted from the profile, and the error. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
@@ -107,15 +108,23 @@ public final class ValidateCommand implements Callable<Integer> {
             + "the median |error| of the held-out rows by kind")
     boolean published;
 
+    @Option(names = "--rows", description = "with --published: every row too, with its prediction, error and source "
+            + "(by default the fitted terms and the held-out errors by kind)")
+    boolean rows;
+
     @Override
     public Integer call() {
         boolean json = format.value() == OutputFormat.JSON;
         if (published) {
             PublishedValidation.Result result = PublishedValidation.committed();
             PrintWriter out = spec.commandLine().getOut();
-            out.print(json ? PublishedReport.json(result) : PublishedReport.text(result));
+            out.print(json ? PublishedReport.json(result) : PublishedReport.text(result, rows));
             out.flush();
             return 0;
+        }
+        if (rows) {
+            throw new BadInputException("rows must be left out without --published (it lists the published set's "
+                    + "rows): rows=true");
         }
         if (summary != null) {
             ValidationSummary summarized = ValidationSummary.of(summary);
@@ -165,7 +174,7 @@ public final class ValidateCommand implements Callable<Integer> {
         String reference = profile.referenceOr("latest");
         if ((reference.equals("latest") || reference.startsWith("latest:")) && store.list().isEmpty()) {
             throw new BadInputException("profile must exist to predict from: there is none in " + store.directory()
-                    + "; run 'membound calibrate --standard' first");
+                    + "; run '" + Launcher.command("calibrate --standard") + "' first");
         }
         return store.resolve(reference);
     }

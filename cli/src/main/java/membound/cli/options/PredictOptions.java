@@ -58,7 +58,7 @@ public final class PredictOptions {
     @Option(names = "--device", paramLabel = "ID", description = "Profile device to run on (default: its GPU, else its CPU).")
     String device;
 
-    @Option(names = "--compare", paramLabel = "A,B,...", split = ",",
+    @Option(names = "--compare", paramLabel = "ID", split = ",", splitSynopsisLabel = ",",
             description = "Datasheet entries to put side by side (the profile or --hardware comes first).")
     List<String> compare = new ArrayList<>();
 
@@ -251,6 +251,10 @@ public final class PredictOptions {
         if (operationsShown < 0) {
             throw new BadInputException("operations must be 0 (all) or positive: operations=" + operationsShown);
         }
+        if (link != null && dataParallel == 1 && tensorParallel == 1 && pipelineParallel == 1) {
+            throw new BadInputException("link must be left out with one device (it names the link several devices "
+                    + "talk over: give --data-parallel, --tensor-parallel or --pipeline-parallel N too): link=" + link);
+        }
         if (device != null && !profile.given()) {
             throw new BadInputException("device must be left out without --profile (it picks a profile's device): "
                     + "device=" + device);
@@ -350,16 +354,43 @@ public final class PredictOptions {
         return List.copyOf(compare);
     }
 
-    /** The what-if bandwidths and FLOP rates; one for a machine must name a catalog entry or the profile. */
+    /** The what-if bandwidths and FLOP rates; one for a machine must name a machine of the run. */
     public Overrides overrides() {
+        return overrides(List.of());
+    }
+
+    /**
+     * The what-if bandwidths and FLOP rates; one for a machine must name a catalog entry that the run predicts on
+     * ({@code --hardware}, {@code --compare}, or {@code runsOn}, the machines a command adds of its own), or the
+     * profile: a what-if for a machine not in the run would change nothing and say nothing.
+     */
+    public Overrides overrides(List<String> runsOn) {
         Overrides overrides = Overrides.parse(memoryBandwidth, peakFlops);
+        membound.hardware.catalog.Catalog catalog = membound.hardware.catalog.Catalog.builtIn();
+        List<String> inRun = new ArrayList<>();
+        List<String> named = new ArrayList<>(compare);
+        named.addAll(runsOn);
+        if (hardware != null) {
+            named.add(hardware);
+        }
+        for (String name : named) {
+            catalog.find(name).ifPresent(spec -> inRun.add(spec.id()));
+        }
         for (Overrides.Entry entry : overrides.entries()) {
             if (entry.machine() != null && !entry.machine().startsWith("profile")) {
+                String option = entry.text().substring(2).split(" ")[0];
+                String id;
                 try {
-                    knownMachine(entry.machine());
+                    id = catalog.require(entry.machine()).id();
                 } catch (BadInputException e) {
-                    throw new BadInputException(entry.text().substring(2).split(" ")[0] + " machine must be a catalog "
+                    throw new BadInputException(option + " machine must be a catalog "
                             + "entry or profile: " + entry.text().strip() + " (" + e.getMessage() + ")");
+                }
+                if (!inRun.contains(id)) {
+                    throw new BadInputException(option + " machine must be one this run predicts on ("
+                            + (inRun.isEmpty() ? "no catalog entry; add it with --compare " + id
+                            : String.join(", ", inRun) + (profile.given() ? ", profile" : "")) + "): "
+                            + entry.text().strip());
                 }
             }
         }

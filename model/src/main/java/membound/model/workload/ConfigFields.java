@@ -45,7 +45,13 @@ final class ConfigFields {
 
     int requiredInt(String field) {
         JsonNode node = node(field);
-        if (node == null || node.isNull()) {
+        if (node != null && node.isNull()) {
+            // A shape the model cannot be built without, written as null: not "use the default" (Transformers would
+            // fail on it too), and never silently the model_type's default.
+            throw new BadInputException("config.json " + field + " must be a positive integer, not null: file=" + origin
+                    + ", " + field + "=null");
+        }
+        if (node == null) {
             Object fallback = defaults.get(field);
             if (fallback instanceof Integer value) {
                 return value;

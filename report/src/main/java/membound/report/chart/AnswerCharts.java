@@ -89,10 +89,16 @@ public final class AnswerCharts {
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);
         int machine = 0;
         for (String name : fits.keySet()) {
-            java.awt.Shape dot = new Ellipse2D.Double(-5, -5, 10, 10);
-            add(data, renderer, fits.get(name), ChartStyle.color(machine), ChartStyle.LINE, dot, true);
+            // Machines whose times nearly coincide (an H200 on a GH200) would hide one line under the next: each
+            // has its own marker, and the earlier ones are drawn larger and wider, so the later stay visible on them.
+            java.awt.Shape dot = marker(machine);
+            float width = Math.max(2.2f, 6.5f - 1.3f * machine);
+            add(data, renderer, fits.get(name), ChartStyle.color(machine), new java.awt.BasicStroke(width,
+                    java.awt.BasicStroke.CAP_ROUND, java.awt.BasicStroke.JOIN_ROUND), dot, true);
             if (doesNot.get(name).getItemCount() > 0) {
-                add(data, renderer, doesNot.get(name), ChartStyle.color(machine), ChartStyle.DOTTED, dot, false);
+                add(data, renderer, doesNot.get(name), ChartStyle.color(machine), new java.awt.BasicStroke(width,
+                        java.awt.BasicStroke.CAP_ROUND, java.awt.BasicStroke.JOIN_ROUND, 10f, new float[] {1f, 2 * width},
+                        0f), dot, false);
             }
             machine++;
         }
@@ -175,8 +181,10 @@ public final class AnswerCharts {
             line.setPaint(own ? ChartStyle.BLUE : ChartStyle.BLACK);
             line.setStroke(own && !marker.datasheet() ? ChartStyle.LINE : ChartStyle.DASHED);
             line.setLabel(marker.label());
-            line.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-            line.setLabelPaint(own ? ChartStyle.BLUE : ChartStyle.BLACK);
+            line.setLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 11));
+            // Dark text on an almost opaque white box: readable over the map's darkest red and beside its lines.
+            line.setLabelPaint(own ? ChartStyle.BLUE.darker() : ChartStyle.BLACK);
+            line.setLabelBackgroundColor(new Color(255, 255, 255, 235));
             line.setLabelAnchor(RectangleAnchor.TOP_LEFT);
             line.setLabelTextAnchor(TextAnchor.TOP_RIGHT);
             // Staggered, so that close bandwidths (an H100's and a GH200's) keep readable labels.
@@ -216,12 +224,16 @@ public final class AnswerCharts {
         String stem = "answer-precision";
         String title = "Precision: time to train";
         DefaultCategoryDataset data = new DefaultCategoryDataset();
+        java.util.Set<String> missing = new java.util.HashSet<>();
         double low = Double.MAX_VALUE;
         double high = 0;
         for (Sweeps.VariantPoint v : points) {
             if (v.point().predicted()) {
                 double hours = v.point().measured().totalSeconds() / HOUR;
                 data.addValue(hours, v.point().machineLabel(), v.variant().label());
+                if (!v.point().memory().fits()) {
+                    missing.add(v.point().machineLabel() + "\u0000" + v.variant().label());
+                }
                 low = Math.min(low, hours);
                 high = Math.max(high, hours);
             }
@@ -232,19 +244,45 @@ public final class AnswerCharts {
         LogAxis y = ChartStyle.decimalLogAxis(String.format(Locale.ROOT, "hours to train %s tokens (log scale)",
                 ParametersFormat.short_(tokens)));
         ChartStyle.logRange(y, low, high, 1.6);
-        BarRenderer renderer = new BarRenderer();
+        // A setup that does not fit the machine's memory is drawn hollow, in its machine's colour: as on the
+        // model-size chart, a time for a setup that cannot run is never shown as if it could.
+        BarRenderer renderer = new BarRenderer() {
+            private static final long serialVersionUID = 1L;
+
+            private boolean fits(int row, int column) {
+                return !missing.contains(data.getRowKey(row) + "\u0000" + data.getColumnKey(column));
+            }
+
+            @Override
+            public java.awt.Paint getItemPaint(int row, int column) {
+                return fits(row, column) ? super.getItemPaint(row, column) : Color.WHITE;
+            }
+
+            @Override
+            public java.awt.Paint getItemOutlinePaint(int row, int column) {
+                return fits(row, column) ? super.getItemOutlinePaint(row, column) : ChartStyle.color(row);
+            }
+
+            @Override
+            public java.awt.Stroke getItemOutlineStroke(int row, int column) {
+                return fits(row, column) ? super.getItemOutlineStroke(row, column) : new java.awt.BasicStroke(2.5f);
+            }
+        };
         renderer.setBarPainter(new StandardBarPainter());
         renderer.setShadowVisible(false);
+        renderer.setDrawBarOutline(true);
         renderer.setItemMargin(0.04);
         for (int i = 0; i < data.getRowCount(); i++) {
             renderer.setSeriesPaint(i, ChartStyle.color(i));
+            renderer.setSeriesOutlinePaint(i, ChartStyle.color(i));
         }
         CategoryAxis x = new CategoryAxis(null);
         x.setCategoryLabelPositions(CategoryLabelPositions.UP_45);
         CategoryPlot plot = new CategoryPlot(data, x, y, renderer);
         plot.setOrientation(PlotOrientation.VERTICAL);
         JFreeChart chart = ChartStyle.finish(new JFreeChart(title, ChartStyle.TITLE_FONT, plot, true),
-                "Weights, activations and gradients at each precision (optimizer states and master weights as set).");
+                "Weights, activations and gradients at each precision (optimizer states and master weights as set); "
+                        + "hollow: does not fit in that machine's memory.");
         return new Figure.Drawn(stem, title, "A lower precision moves fewer bytes and runs on faster tensor units "
                 + "where the machine has them; a machine without a ceiling for a precision runs it at the nearest it has "
                 + "(the table's notes say so).", List.of("every bar: membound.model.Estimator.predict with --precision P "
@@ -344,6 +382,21 @@ public final class AnswerCharts {
     }
 
     /** Adds one line to an XY chart, drawn in {@code paint} and {@code stroke} (with {@code shape}, or the default). */
+    /** The i-th machine's marker: a circle, square, triangle, diamond, then an inverted triangle, largest first. */
+    static java.awt.Shape marker(int i) {
+        double r = Math.max(4, 8 - 1.2 * i);
+        return switch (i % 5) {
+            case 0 -> new Ellipse2D.Double(-r, -r, 2 * r, 2 * r);
+            case 1 -> new java.awt.geom.Rectangle2D.Double(-r, -r, 2 * r, 2 * r);
+            case 2 -> new java.awt.Polygon(new int[] {0, (int) Math.round(r), (int) -Math.round(r)},
+                    new int[] {(int) -Math.round(r), (int) Math.round(r), (int) Math.round(r)}, 3);
+            case 3 -> new java.awt.Polygon(new int[] {0, (int) Math.round(r), 0, (int) -Math.round(r)},
+                    new int[] {(int) -Math.round(r), 0, (int) Math.round(r), 0}, 4);
+            default -> new java.awt.Polygon(new int[] {0, (int) Math.round(r), (int) -Math.round(r)},
+                    new int[] {(int) Math.round(r), (int) -Math.round(r), (int) -Math.round(r)}, 3);
+        };
+    }
+
     private static void add(XYSeriesCollection data, XYLineAndShapeRenderer renderer, XYSeries series,
                             java.awt.Paint paint, java.awt.Stroke stroke, java.awt.Shape shape, boolean filled) {
         int i = data.getSeriesCount();

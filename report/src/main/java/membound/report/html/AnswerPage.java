@@ -10,6 +10,7 @@ import membound.model.roofline.CeilingLine;
 import membound.model.StepResult;
 import membound.model.sweep.Sweeps;
 import membound.report.AnswerInput;
+import membound.report.FigureKind;
 import membound.report.chart.Figure;
 import membound.vocabulary.text.Numbers;
 import membound.vocabulary.units.Units;
@@ -63,16 +64,35 @@ public final class AnswerPage {
         Sweeps.Point p = input.profile();
         StepResult run = p.measured();
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "On <b>%s</b>, %s trains at <b>%s tokens/s</b>: %s tokens take <b>%s</b>. "
-                        + "The step is <b>%s</b>: %s of it is spent in operations whose memory traffic outlasts their "
-                        + "arithmetic.", escape(p.machineName()), escape(input.workload()),
-                rate(run.tokensPerSecond()), Numbers.roundedCount(input.tokens()),
-                duration(run.totalSeconds()), p.regime().label(), Numbers.percent(run.memoryBoundShare())));
+        if (!p.memory().fits()) {
+            // What fits comes first: a time to train for a setup that cannot run is no answer.
+            String instead = p.fitsInstead();
+            Sweeps.VariantPoint best = bestMitigation(input, p.machineId());
+            lines.add(String.format(Locale.ROOT, "On <b>%s</b>, %s <b>does not fit</b> as set up: it needs %s of %s%s. "
+                            + "Were it to fit, it would train at %s tokens/s, %s tokens in %s; the step would be %s, %s of "
+                            + "it in operations whose memory traffic outlasts their arithmetic.", escape(p.machineName()),
+                    escape(input.workload()), Numbers.gib(p.memory().totalBytes()), Numbers.gib(p.memory().capacityBytes()),
+                    instead != null ? "; it fits with <code>" + escape(instead) + "</code>"
+                            : best != null ? "; it fits with " + escape(best.variant().label()) + ", <code>"
+                            + escape(best.variant().command()) + "</code>, in " + duration(best.point().measured().totalSeconds())
+                            : "; no mitigation on this page makes it fit",
+                    rate(run.tokensPerSecond()), Numbers.roundedCount(input.tokens()), duration(run.totalSeconds()),
+                    p.regime().label(), Numbers.percent(run.memoryBoundShare())));
+        } else {
+            lines.add(String.format(Locale.ROOT, "On <b>%s</b>, %s fits (%s of %s) and trains at <b>%s tokens/s</b>: %s "
+                            + "tokens take <b>%s</b>. The step is <b>%s</b>: %s of it is spent in operations whose memory "
+                            + "traffic outlasts their arithmetic.", escape(p.machineName()), escape(input.workload()),
+                    Numbers.gib(p.memory().totalBytes()), Numbers.gib(p.memory().capacityBytes()),
+                    rate(run.tokensPerSecond()), Numbers.roundedCount(input.tokens()),
+                    duration(run.totalSeconds()), p.regime().label(), Numbers.percent(run.memoryBoundShare())));
+        }
         Sweeps.BandwidthMap map = input.map();
-        lines.add(String.format(Locale.ROOT, "Its main memory was measured at <b>%s</b> (%s)%s.",
+        lines.add(String.format(Locale.ROOT, "Its main memory %s <b>%s</b> (%s)%s.",
+                FigureKind.of(map.measuredSource()).verb(),
                 Units.formatBandwidth(map.measuredBandwidth()), escape(map.measuredSource()),
                 Double.isNaN(map.datasheetBandwidth()) ? "; no datasheet bandwidth is known for it, so the gap to the "
                         + "datasheet is unknown"
+                        : FigureKind.of(map.measuredSource()) == FigureKind.DATASHEET ? ""
                         : String.format(Locale.ROOT, " against %s on the datasheet: %s %s", Units.formatBandwidth(map.datasheetBandwidth()),
                         Numbers.percent(Math.abs(1 - map.measuredBandwidth() / map.datasheetBandwidth())),
                         map.measuredBandwidth() <= map.datasheetBandwidth() ? "less" : "more")));
@@ -84,7 +104,8 @@ public final class AnswerPage {
                 double ratio = run.totalSeconds() / other.measured().totalSeconds();
                 lines.add(String.format(Locale.ROOT, "%s trains it in %s (%s), %s memory-bound%s.",
                         escape(other.machineName()), duration(other.measured().totalSeconds()),
-                        ratio >= 1 ? String.format(Locale.ROOT, "%.1f\u00d7 faster", ratio)
+                        Math.abs(ratio - 1) < 0.05 ? "about as fast"
+                                : ratio >= 1 ? String.format(Locale.ROOT, "%.1f\u00d7 faster", ratio)
                                 : String.format(Locale.ROOT, "%.1f\u00d7 slower", 1 / ratio),
                         Numbers.percent(other.measured().memoryBoundShare()),
                         other.memory().fits() ? "" : "; it does not fit there as set up"));
@@ -100,7 +121,8 @@ public final class AnswerPage {
                 lines.add(String.format(Locale.ROOT, "The mitigation that helps most on %s: <b>%s</b>, %s time to train, "
                                 + "%s of memory (fits), <code>%s</code>.", escape(base.machineLabel()),
                         escape(best.variant().label()), Numbers.signedPercent(change),
-                        Numbers.gib(best.point().memory().totalBytes()), escape(best.variant().command())));
+                        Numbers.gib(best.point().memory().totalBytes()),
+                        escape(commandOn(best.variant().command(), base, input))));
             }
         }
         sharing(lines, input);
@@ -126,9 +148,10 @@ public final class AnswerPage {
         }
         double step = map.measuredSeconds(row);
         double here = step / map.floorSeconds()[row];
-        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "On %s, at its measured bandwidth (%s), "
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "On %s, at its %s bandwidth (%s), "
                         + "the step takes %s, <b>%.2f\u00d7</b> what it would with unlimited bandwidth", escape(map.machineName()),
-                Units.formatBandwidth(map.measuredBandwidth()), Numbers.secondsOrMillis(step), here));
+                FigureKind.of(map.measuredSource()).label(), Units.formatBandwidth(map.measuredBandwidth()),
+                Numbers.secondsOrMillis(step), here));
         double datasheet = map.datasheetSeconds()[row];
         if (!Double.isNaN(datasheet) && Math.abs(map.datasheetBandwidth() / map.measuredBandwidth() - 1) > 0.01) {
             line.append(String.format(Locale.ROOT, "; with its datasheet's %s (and the same compute) it would take %s: the "
@@ -140,7 +163,7 @@ public final class AnswerPage {
                 + ", it is within 10% of unlimited: bandwidth does not hold this step back here"
                 : "it comes within 10% of unlimited from about <b>" + Units.formatBandwidth(map.bandwidths()[enough]) + "</b> ("
                 + String.format(Locale.ROOT, "%.1f\u00d7", map.bandwidths()[enough] / map.measuredBandwidth())
-                + " the measured bandwidth)").append('.');
+                + " the " + FigureKind.of(map.measuredSource()).label() + " bandwidth)").append('.');
         lines.add(line.toString());
     }
 
@@ -171,6 +194,22 @@ public final class AnswerPage {
                 Numbers.gib(firstMiss.memory().totalBytes()), Numbers.gib(firstMiss.memory().capacityBytes()),
                 largest == null ? "" : "; the largest that fits is " + escape(largest.workload()),
                 instead == null ? "" : "; it fits with <code>" + escape(instead) + "</code>"));
+    }
+
+    /**
+     * A row's command as it predicts on {@code p}'s machine: the page's commands name the first machine (its
+     * {@code --profile} or {@code --hardware}); on a compared catalog machine the same command names that machine
+     * instead, so that pasting it prints the figure of that machine's cell.
+     */
+    static String commandOn(String command, Sweeps.Point p, AnswerInput input) {
+        if (p.machineId().equals(input.profile().machineId()) || p.machineId().startsWith("profile:")) {
+            return command;
+        }
+        String rest = command.replaceAll("\\s--(profile|hardware|device|compare)(=|\\s)\\S+", "");
+        String predict = "predict";
+        int at = rest.indexOf(" " + predict);
+        return at < 0 ? rest : rest.substring(0, at + 1 + predict.length()) + " --hardware " + p.machineId()
+                + rest.substring(at + 1 + predict.length());
     }
 
     /** The fitting mitigation with the shortest time to train on one machine, or null. */
@@ -292,8 +331,9 @@ public final class AnswerPage {
         }
         String instead = p.fitsInstead();
         return "<td><b>" + duration(p.measured().totalSeconds()) + "</b><br><span class=\"sub\">"
-                + rate(p.measured().tokensPerSecond()) + " tok/s \u00b7 " + Numbers.percent(p.measured().memoryBoundShare())
-                + " memory-bound (" + p.regime().label() + ") \u00b7 " + Numbers.gib(p.memory().totalBytes()) + " of "
+                + rate(p.measured().tokensPerSecond()) + " tok/s \u00b7 " + p.regime().label() + ", "
+                + Numbers.percent(p.measured().memoryBoundShare()) + " of the step in memory-bound operations \u00b7 "
+                + Numbers.gib(p.memory().totalBytes()) + " of "
                 + Numbers.gib(p.memory().capacityBytes()) + "</span><br>"
                 + (p.memory().fits() ? "<span class=\"ok\">fits</span>" : "<span class=\"bad\">does not fit</span>"
                 + (instead == null ? "" : "; fits with <code>" + escape(instead) + "</code>")) + "</td>";
@@ -340,9 +380,9 @@ public final class AnswerPage {
 
     private static void map(StringBuilder h, AnswerInput input) {
         Sweeps.BandwidthMap map = input.map();
-        int measured = map.measuredColumn();
         h.append("<table id=\"bandwidth-map-table\">\n<tr><th>model</th><th class=\"num\">compute-only floor</th>")
-                .append("<th class=\"num\">step at ").append(Units.formatBandwidth(map.bandwidths()[measured]))
+                .append("<th class=\"num\">step at ").append(Units.formatBandwidth(map.measuredBandwidth()))
+                .append(" (").append(FigureKind.of(map.measuredSource()).label()).append(")")
                 .append("</th><th class=\"num\">slowdown there</th><th class=\"num\">within 10% of the floor from</th></tr>\n");
         for (int m = 0; m < map.models().size(); m++) {
             String from = "beyond the map";
@@ -354,11 +394,35 @@ public final class AnswerPage {
             }
             h.append("<tr><td>").append(escape(map.models().get(m))).append("</td><td class=\"num\">")
                     .append(Numbers.secondsOrMillis(map.floorSeconds()[m])).append("</td><td class=\"num\">")
-                    .append(Numbers.secondsOrMillis(map.stepSeconds()[m][measured])).append("</td><td class=\"num\">")
-                    .append(String.format(Locale.ROOT, "%.2f\u00d7", map.slowdown(m, measured))).append("</td><td class=\"num\">")
+                    .append(Numbers.secondsOrMillis(map.measuredSeconds(m))).append("</td><td class=\"num\">")
+                    .append(String.format(Locale.ROOT, "%.2f\u00d7", map.measuredSeconds(m) / map.floorSeconds()[m]))
+                    .append("</td><td class=\"num\">")
                     .append(from).append("</td></tr>\n");
         }
         h.append("</table>\n");
+    }
+
+    /** Under a table whose rows carry one command: how to predict another column's machine with it. */
+    private static void commandNote(StringBuilder h, AnswerInput input, List<String> otherIds) {
+        if (otherIds.isEmpty()) {
+            return;
+        }
+        h.append("<p class=\"files\">Each row's command predicts on ").append(escape(input.profile().machineName()))
+                .append("; for another column, the same command with <code>--hardware ID</code> in place of its machine, e.g. ")
+                .append("<code>").append(escape(otherIds.get(0))).append("</code>: <code>")
+                .append(escape(commandOn(input.predictCommand(), input.asGiven().stream()
+                        .filter(p -> p.machineId().equals(otherIds.get(0))).findFirst().orElseThrow(), input)))
+                .append("</code>.</p>\n");
+    }
+
+    private static List<String> otherIds(AnswerInput input, List<Sweeps.Point> bases) {
+        List<String> ids = new ArrayList<>();
+        for (Sweeps.Point b : bases) {
+            if (!b.machineId().equals(input.profile().machineId()) && !b.machineId().startsWith("profile:")) {
+                ids.add(b.machineId());
+            }
+        }
+        return ids;
     }
 
     private static void precisionTable(StringBuilder h, AnswerInput input) {
@@ -386,6 +450,7 @@ public final class AnswerPage {
             variantRow(h, current, command, row);
         }
         h.append("</table>\n");
+        commandNote(h, input, otherIds(input, input.asGiven()));
     }
 
     private static void variantRow(StringBuilder h, String label, String command, Sweeps.Point[] row) {
@@ -445,6 +510,7 @@ public final class AnswerPage {
             h.append("</tr>\n");
         }
         h.append("</table>\n");
+        commandNote(h, input, otherIds(input, bases));
     }
 
     /** A mitigation's cell: its change in time to train, memory and memory-bound share against the setup as given. */

@@ -91,13 +91,16 @@ public final class IndexPage {
         Profile profile = input.profile();
         TrainingRun run = input.primary();
         StringBuilder h = new StringBuilder(64 * 1024);
-        String title = "membound report: " + profile.host().hostname() + (run != null ? " \u00b7 " + run.workload() : "");
+        String title = "membound report: " + (profile != null ? profile.host().hostname() : run.machineName())
+                + (run != null ? " \u00b7 " + run.workload() : "");
         h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
                 .append("<title>").append(escape(title)).append("</title>\n<style>\n").append(CSS).append("</style>\n")
                 .append("</head>\n<body>\n<main>\n");
         header(h, input);
-        warnings(h, profile);
+        if (profile != null) {
+            warnings(h, profile);
+        }
         keyFigures(h, input);
         if (run != null) {
             machines(h, input);
@@ -128,8 +131,17 @@ public final class IndexPage {
     private static void header(StringBuilder h, ReportInput input) {
         Profile p = input.profile();
         TrainingRun run = input.primary();
-        h.append("<header>\n<h1>Memory bandwidth report: ").append(escape(p.host().hostname())).append("</h1>\n");
         List<String> facts = new ArrayList<>();
+        if (p == null) {
+            h.append("<header>\n<h1>Memory bandwidth report: ").append(escape(run.machineName())).append("</h1>\n");
+            facts.add("no profile: the catalog's datasheet figures, with the third-party measurements the model knows "
+                    + "as its measured basis");
+            facts.add("workload <b>" + escape(run.workload()) + "</b> (" + Numbers.roundedCount(run.parameters())
+                    + " parameters): " + escape(setup(run)));
+            h.append("<p class=\"lead\">").append(String.join(" \u00b7 ", facts)).append("</p>\n</header>\n");
+            return;
+        }
+        h.append("<header>\n<h1>Memory bandwidth report: ").append(escape(p.host().hostname())).append("</h1>\n");
         if (p.host().platform() != null) {
             facts.add(escape(p.host().platform().name()));
         } else if (p.nominal().platformName() != null) {
@@ -234,7 +246,7 @@ public final class IndexPage {
                                 + "(docs/model.md); capacity: ").append(escape(mem.capacitySource())).append("</td></tr>\n");
             }
         }
-        List<Device> devices = new ArrayList<>(p.devices());
+        List<Device> devices = p == null ? new ArrayList<>() : new ArrayList<>(p.devices());
         devices.sort(Comparator.comparing(dev -> !dev.id().equals(input.trainingDeviceId())));
         for (Device device : devices) {
             group(h, "Measured: " + device.name() + " (" + device.id() + ")");
@@ -262,6 +274,10 @@ public final class IndexPage {
                             "latency entry " + l.id() + ", " + l.pattern() + " chase over "
                                     + bytes(l.workingSetBytes()) + "; " + Provenances.describe(l.provenance())));
         }
+        if (p == null) {
+            h.append("</tbody>\n</table>\n</section>\n");
+            return;
+        }
         group(h, "Nominal (datasheet)");
         for (Nominal.MemoryBandwidth n : p.nominal().memoryBandwidth()) {
             String who = "Nominal memory bandwidth (" + String.join(", ", n.deviceIds()) + ")";
@@ -275,11 +291,24 @@ public final class IndexPage {
             String who = "Nominal " + c.precision() + (c.sparse() ? " 2:4 sparse" : " dense") + " peak (" + c.deviceId() + ")";
             if (c.state() == Nominal.State.KNOWN) {
                 row(h, who, Units.formatFlops(c.flopsPerSecond()), Provenances.describe(c.provenance()));
+            } else if (mfuPeakStandsIn(run, input.trainingDeviceId(), c)) {
+                // One peak per quantity on the page: the one the MFU above divides by, and why it is not the profile's.
+                row(h, who, "not in the profile; " + Units.formatFlops(run.measured().peakFlopsPerSecond())
+                                + " stands in (the MFU above)",
+                        c.reason() + "; the prediction's peak: " + ceilingSource(run.measuredCeilings(), "dense peak"));
             } else {
                 row(h, who, "unknown", c.reason());
             }
         }
         h.append("</tbody>\n</table>\n</section>\n");
+    }
+
+    /** True when the MFU of the run divides by a dense peak of the device and precision the profile has none for. */
+    private static boolean mfuPeakStandsIn(TrainingRun run, String deviceId, Nominal.Compute c) {
+        return run != null && !c.sparse() && c.deviceId().equals(deviceId) && run.setup() != null
+                && (c.precision().label().equalsIgnoreCase(run.setup().activationPrecision())
+                || c.precision().name().equalsIgnoreCase(run.setup().activationPrecision()))
+                && run.measured().peakFlopsPerSecond() > 0;
     }
 
     private static String statistic(LevelCeiling c) {

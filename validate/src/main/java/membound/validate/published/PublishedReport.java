@@ -13,6 +13,7 @@ import membound.validate.published.PublishedValidation.KindSummary;
 import membound.validate.published.PublishedValidation.Result;
 import membound.validate.published.PublishedValidation.RowResult;
 import membound.validate.published.PublishedValidation.Term;
+import membound.vocabulary.text.Launcher;
 
 /** The published validation as text for people and as JSON for programs. */
 public final class PublishedReport {
@@ -22,35 +23,48 @@ public final class PublishedReport {
     private PublishedReport() {
     }
 
+    /** The summary alone: the set, the fitted terms and the held-out errors by kind; every row is one flag away. */
     public static String text(Result result) {
+        return text(result, false);
+    }
+
+    /**
+     * The published validation for people. Without {@code rows}: the set, the fitted terms and the held-out errors by
+     * kind, and the command that lists every row. With it, every row too, and each row's source, which names the
+     * page or file it was read from.
+     */
+    public static String text(Result result, boolean rows) {
         StringBuilder out = new StringBuilder();
         out.append("published ground-truth set (").append(PublishedSet.RESOURCE).append("): ")
-                .append(result.rows().size()).append(" rows; predicted from the catalog (measured basis: its published "
-                        + "third-party measurements, where the hardware has them; datasheet basis: its datasheet "
-                        + "figures), with the fitted terms below\n\n");
-        out.append(String.format(Locale.ROOT, "%-4s %-8s %-8s %-26s %-12s %-15s %12s %12s %8s %12s %8s %12s %12s%n",
-                "id", "kind", "split", "model", "engine", "hardware", "published", "measured", "error", "datasheet",
-                "error", "roofline m.", "roofline d."));
-        for (RowResult r : result.rows()) {
-            var row = r.row();
-            out.append(String.format(Locale.ROOT, "%-4s %-8s %-8s %-26s %-12s %-15s %12s %12s %8s %12s %8s %12s %12s%n",
-                    row.id(), row.kind().label(), row.split(), shorten(row.model(), 26), row.engine(), row.hardware(),
-                    number(row.published()), number(r.measured()), percent(r.measuredError()), number(r.datasheet()),
-                    percent(r.datasheetError()), number(r.rawMeasured()), number(r.rawDatasheet())));
+                .append(result.rows().size()).append(" rows;\npredicted from the catalog (measured basis: its "
+                        + "published third-party measurements, where the hardware\nhas them; datasheet basis: its "
+                        + "datasheet figures), with the fitted terms below\n");
+        if (rows) {
+            out.append('\n').append(String.format(Locale.ROOT, "%-4s %-8s %-8s %-15s %-12s %11s %11s %7s %11s %7s %11s %11s  %s%n",
+                    "id", "kind", "split", "hardware", "engine", "published", "measured", "error", "datasheet",
+                    "error", "roofline m.", "roofline d.", "model"));
+            for (RowResult r : result.rows()) {
+                var row = r.row();
+                out.append(String.format(Locale.ROOT, "%-4s %-8s %-8s %-15s %-12s %11s %11s %7s %11s %7s %11s %11s  %s%n",
+                        row.id(), row.kind().label(), row.split(), row.hardware(), row.engine(),
+                        number(row.published()), number(r.measured()), percent(r.measuredError()), number(r.datasheet()),
+                        percent(r.datasheetError()), number(r.rawMeasured()), number(r.rawDatasheet()), row.model()));
+            }
+            out.append("\nunits: decode and prefill tokens/s of one stream; training tokens/s per device. \"roofline\": "
+                    + "the prediction without the fitted terms. A measured column of \"-\": the catalog has no "
+                    + "published measurement of that hardware.\n");
         }
-        out.append("\nunits: decode and prefill tokens/s of one stream; training tokens/s per device. \"roofline\": the "
-                + "prediction without the fitted terms. A measured column of \"-\": the catalog has no published "
-                + "measurement of that hardware.\n");
-        out.append("\nfitted terms (fitted on the fit rows only, by the median |log(predicted/published)|, measured "
+        out.append("\nfitted terms (fitted on the fit rows only, by the median |log(predicted/published)|,\nmeasured "
                 + "basis where the hardware has one):\n");
         for (Term t : result.terms()) {
-            out.append(String.format(Locale.ROOT, "  %-44s %8.4f %-2s %s; fitted on %s%s%n", t.name(), t.value(), t.unit(),
-                    t.meaning(), t.fittedOn().isEmpty() ? "no row" : rows(t.fittedOn()),
+            // What each term means is one --rows away: by default a term is its value and the rows it was fitted on.
+            out.append(String.format(Locale.ROOT, "  %-44s %8.4f %-2s %s%s%s%n", t.name(), t.value(), t.unit(),
+                    rows ? t.meaning() + "; " : "", "fitted on " + (t.fittedOn().isEmpty() ? "no row" : rows(t.fittedOn())),
                     t.atBound() == null ? "" : "; AT ITS " + t.atBound().toUpperCase(Locale.ROOT)
                             + ": the model's structure does not fit these rows"));
         }
-        out.append("\nheld-out rows, median |error| by kind (measured basis; datasheet basis; the basis each row has), "
-                + "the largest |error|, and the rows set aside (neither fitted nor judged):\n");
+        out.append("\nheld-out rows, median |error| by kind (measured basis; datasheet basis; the basis\neach row has), "
+                + "the largest |error|,\nand the rows set aside (neither fitted nor judged):\n");
         for (KindSummary s : result.summaries()) {
             out.append(String.format(Locale.ROOT, "  %-9s %3d held out (%3d fit, %d aside): measured %7s, datasheet %7s, "
                             + "either %7s; largest %7s (%s); target median %s%s: %s%n",
@@ -69,6 +83,11 @@ public final class PublishedReport {
                 }
                 out.append("  ").append(r.row().id()).append(": ").append(r.row().aside()).append('\n');
             }
+        }
+        if (!rows) {
+            out.append("\nevery row, with its prediction, error and source: ").append(Launcher.command(
+                    "validate --published --rows")).append('\n');
+            return out.toString();
         }
         out.append("\nsources per row: ").append(PublishedSet.RESOURCE).append(" (source and quoted cell); rows' basis:\n");
         for (RowResult r : result.rows()) {
@@ -196,9 +215,5 @@ public final class PublishedReport {
             return false;
         }
         return Integer.parseInt(b.substring(pb.length())) == Integer.parseInt(a.substring(pa.length())) + 1;
-    }
-
-    private static String shorten(String s, int width) {
-        return s.length() <= width ? s : s.substring(0, width - 1) + "~";
     }
 }
