@@ -331,7 +331,7 @@ class BadInputCatalogueTest {
     /** A real CPU-only profile of the development machine: no GPU, no link, no catalog platform. */
     static String cpuOnlyProfile() {
         try {
-            return Files.readString(TestProfiles.root().resolve("results/profiles/vm-20261130T001543Z.json"));
+            return Files.readString(TestProfiles.root().resolve("docs/records/profiles/vm-20261130T001543Z.json"));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

@@ -15,7 +15,7 @@ import java.util.function.Supplier;
 final class ExportSources {
 
     static final String GB10 = "results/profiles/examples/dgx-spark-gpu-published.json";
-    static final String CPU = "results/profiles/vm-20261130T001543Z.json";
+    static final String CPU = "docs/records/profiles/vm-20261130T001543Z.json";
     static final String SPARK_EXAMPLE = "results/profiles/examples/dgx-spark-example.json";
 
     private ExportSources() {
