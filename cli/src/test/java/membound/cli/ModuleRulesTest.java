@@ -108,7 +108,7 @@ class ModuleRulesTest {
     @Test
     void shouldUseJacksonOnlyInTheModulesThatReadOrWriteJson() {
         noClasses().that().resideOutsideOfPackages("membound.profile..", "membound.calibrator..", "membound.model..",
-                        "membound.report..", "membound.validate..", "membound.cli..")
+                        "membound.report..", "membound.validate..", "membound.export..", "membound.trace..", "membound.cli..")
                 .should().dependOnClassesThat().resideInAPackage("com.fasterxml.jackson..")
                 .because("JSON is read strictly through ProfileJson's mapper, in the modules that have files of it")
                 .check(MAIN);

@@ -126,8 +126,16 @@ class ValidationTest {
     void shouldRefuseBeforeRunningAProfileThatNeverMeasuredWhatTheWorkloadsNeed() throws Exception {
         Profile example = ProfileJson.read(TestProfiles.example());
         membound.profile.Device cpu = example.device("cpu").orElseThrow();
-        Profile noGemm = example.withDevice(cpu.withCompute(cpu.compute().stream()
-                .filter(c -> c.kind() != membound.profile.ComputeEntry.Kind.GEMM).toList()));
+        // As the calibrator's rule stores a profile without a GEMM: the FMA peak, and a GEMM at a fraction of it.
+        List<membound.profile.ComputeEntry> fmaOnly = cpu.compute().stream()
+                .filter(c -> c.kind() != membound.profile.ComputeEntry.Kind.GEMM).toList();
+        List<membound.profile.FlopCeiling> ceilings = new java.util.ArrayList<>();
+        for (membound.profile.ComputeEntry fma : fmaOnly) {
+            ceilings.add(membound.profile.FlopCeiling.of(fma));
+            ceilings.add(membound.profile.FlopCeiling.fractionOf(fma, membound.profile.ComputeEntry.Kind.GEMM, 0.514,
+                    "no GEMM measured: 0.514 x the measured FMA peak"));
+        }
+        Profile noGemm = example.withDevice(cpu.withComputeCeilings(ceilings).withCompute(fmaOnly));
         Path file = dir.resolve("no-gemm.json");
         Files.write(file, ProfileJson.toBytes(noGemm));
         ValidationMachines machines = ValidationMachines.of(file, null, null);

@@ -59,15 +59,16 @@ public final class PublishedReport {
         for (Term t : result.terms()) {
             // What each term means is one --rows away: by default a term is its value and the rows it was fitted on.
             out.append(String.format(Locale.ROOT, "  %-44s %8.4f %-2s %s%s%s%n", t.name(), t.value(), t.unit(),
-                    rows ? t.meaning() + "; " : "", "fitted on " + (t.fittedOn().isEmpty() ? "no row" : rows(t.fittedOn())),
+                    rows ? t.meaning() + "; " : "", "fitted on " + (t.fittedOn().isEmpty() ? "no row" : rows || t.fittedOn().size() <= 12 ? rows(t.fittedOn())
+                            : t.fittedOn().size() + " rows (--rows lists them)"),
                     t.atBound() == null ? "" : "; AT ITS " + t.atBound().toUpperCase(Locale.ROOT)
-                            + ": the model's structure does not fit these rows"));
+                            + (rows ? ": the model's structure does not fit these rows" : "")));
         }
         out.append("\nheld-out rows, median |error| by kind (measured basis; datasheet basis; the basis\neach row has), "
                 + "the largest |error|,\nand the rows set aside (neither fitted nor judged):\n");
         for (KindSummary s : result.summaries()) {
             out.append(String.format(Locale.ROOT, "  %-9s %3d held out (%3d fit, %d aside): measured %7s, datasheet %7s, "
-                            + "either %7s; largest %7s (%s); target median %s%s: %s%n",
+                            + "either %7s;%n              largest %7s (%s); target median %s%s: %s%n",
                     s.kind().label(), s.heldOut(), s.fit(), s.aside(), magnitude(s.medianMeasured()),
                     magnitude(s.medianDatasheet()), magnitude(s.medianPrimary()), magnitude(s.maxPrimary()),
                     s.maxRow() == null ? "-" : s.maxRow(), magnitude(s.target()),
