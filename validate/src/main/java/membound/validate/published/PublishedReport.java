@@ -1,5 +1,6 @@
 package membound.validate.published;
 
+import java.util.List;
 import java.util.Locale;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -17,6 +18,10 @@ import membound.vocabulary.text.Launcher;
 
 /** The published validation as text for people and as JSON for programs. */
 public final class PublishedReport {
+
+    /** Where a set-aside row's reason is wrapped: the summary is read in a terminal, never scrolled sideways. */
+    static final int TEXT_COLUMNS = 100;
+
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -75,15 +80,13 @@ public final class PublishedReport {
                     Double.isNaN(s.limit()) ? "" : ", none over " + magnitude(s.limit()),
                     Double.isNaN(s.medianPrimary()) ? "no held-out row" : s.met() ? "met" : "NOT met"));
         }
-        boolean aside = false;
-        for (RowResult r : result.rows()) {
-            if (r.row().aside() != null) {
-                if (!aside) {
-                    out.append("\nset aside:\n");
-                    aside = true;
-                }
-                out.append("  ").append(r.row().id()).append(": ").append(r.row().aside()).append('\n');
-            }
+        List<RowResult> asideRows = result.rows().stream().filter(r -> r.row().aside() != null).toList();
+        if (!asideRows.isEmpty() && !rows) {
+            out.append("\nset aside: ").append(String.join(", ", asideRows.stream().map(r -> r.row().id()).toList()))
+                    .append(" (each with its reason: --rows)\n");
+        } else if (!asideRows.isEmpty()) {
+            out.append("\nset aside:\n");
+            asideRows.forEach(r -> out.append(wrapped("  " + r.row().id() + ": ", r.row().aside())));
         }
         if (!rows) {
             out.append("\nevery row, with its prediction, error and source: ").append(Launcher.command(
@@ -216,5 +219,28 @@ public final class PublishedReport {
             return false;
         }
         return Integer.parseInt(b.substring(pb.length())) == Integer.parseInt(a.substring(pa.length())) + 1;
+    }
+
+    /** Reasons run to a few sentences: wrapped at word breaks under {@link #TEXT_COLUMNS}, continued under the text. */
+    private static String wrapped(String head, String text) {
+        StringBuilder out = new StringBuilder(head);
+        String indent = " ".repeat(head.length());
+        int column = head.length();
+        boolean first = true;
+        for (String word : text.split(" ")) {
+            if (!first && column + 1 + word.length() > TEXT_COLUMNS) {
+                out.append('\n').append(indent);
+                column = indent.length();
+                first = true;
+            }
+            if (!first) {
+                out.append(' ');
+                column++;
+            }
+            out.append(word);
+            column += word.length();
+            first = false;
+        }
+        return out.append('\n').toString();
     }
 }
