@@ -19,6 +19,7 @@ public final class KernelClassifier {
                     + "record_param_comms|cross_device_reduce|sendrecv|custom_ar");
     private static final Pattern OPTIMIZER = Pattern.compile(
             "adam|adagrad|\\blamb\\b|lamb_|sgd|multi_tensor_apply|optimizer|rmsprop");
+    private static final Pattern FORWARD = Pattern.compile("forward|_fwd");
     private static final Pattern ATTENTION = Pattern.compile(
             "flash|fmha|attention|attn|sdpa|mha_|cudnn_mha|scaled_dot_product");
     private static final Pattern NORM = Pattern.compile(
@@ -43,7 +44,7 @@ public final class KernelClassifier {
      * @param insideOptimizerStep true when the launch fell inside an {@code Optimizer.step} range
      */
     public static TraceClass classify(String kernelName, String operatorName, boolean insideOptimizerStep) {
-        String kernel = kernelName == null ? "" : kernelName.toLowerCase(Locale.ROOT);
+        String kernel = kernelName == null ? "" : withoutArguments(kernelName).toLowerCase(Locale.ROOT);
         String operator = operatorName == null ? null : operatorName.toLowerCase(Locale.ROOT);
         if (COMMUNICATION.matcher(kernel).find() || operator != null && COMMUNICATION.matcher(operator).find()) {
             return TraceClass.COMMUNICATION;
@@ -53,6 +54,12 @@ public final class KernelClassifier {
         }
         if (operator != null) {
             TraceClass byOperator = byName(operator);
+            // An operator named after the optimizer fused into its backward (FBGEMM's
+            // split_embedding_codegen_lookup_rowwise_adagrad_function) also launches the forward lookup: a kernel
+            // whose own name says forward is that lookup, not the update.
+            if (byOperator == TraceClass.OPTIMIZER && FORWARD.matcher(kernel).find()) {
+                return byName(kernel);
+            }
             if (byOperator != TraceClass.OTHER) {
                 return byOperator;
             }
@@ -64,6 +71,27 @@ public final class KernelClassifier {
     public static TraceClass ofOperator(String operatorName) {
         TraceClass c = classify(null, operatorName, false);
         return c == TraceClass.OTHER ? null : c;
+    }
+
+    /**
+     * A demangled kernel's name and template arguments without its parameter list: the parameters name the types a
+     * kernel takes ({@code fbgemm_gpu::FixedDivisor} in an embedding lookup), not what it does.
+     */
+    private static final String ANONYMOUS = "(anonymous namespace)";
+
+    static String withoutArguments(String kernelName) {
+        int depth = 0;
+        for (int i = 0; i < kernelName.length(); i++) {
+            char c = kernelName.charAt(i);
+            if (c == '<') {
+                depth++;
+            } else if (c == '>' && depth > 0) {
+                depth--;
+            } else if (c == '(' && depth == 0 && i > 0 && !kernelName.startsWith(ANONYMOUS, i)) {
+                return kernelName.substring(0, i);
+            }
+        }
+        return kernelName;
     }
 
     private static TraceClass byName(String name) {

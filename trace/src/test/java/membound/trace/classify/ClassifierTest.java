@@ -35,6 +35,9 @@ class ClassifierTest {
             "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm>|aten::addmm|GEMM",
             "void at::native::vectorized_elementwise_kernel<4>|aten::native_layer_norm|NORM",
             "void at::native::reduce_kernel<512, 1>|record_param_comms|COMMUNICATION",
+            "void split_embedding_codegen_forward_unweighted_kernel<c10::Half, float, 2ul>(at::GenericPackedTensorAccessor<c10::Half, 1ul>, fbgemm_gpu::FixedDivisor)||ELEMENTWISE",
+            "void split_embedding_codegen_forward_unweighted_kernel<c10::Half>|fbgemm::split_embedding_codegen_lookup_rowwise_adagrad_function|ELEMENTWISE",
+            "void split_embedding_backward_codegen_rowwise_adagrad_unweighted_kernel|fbgemm::split_embedding_codegen_lookup_rowwise_adagrad_function|OPTIMIZER",
     })
     void putsKernelsInTheirClass(String kernel, String operator, TraceClass expected) {
         assertEquals(expected, KernelClassifier.classify(kernel, operator, false));
