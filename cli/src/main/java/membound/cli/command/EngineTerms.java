@@ -22,18 +22,15 @@ import membound.validate.published.PublishedValidation;
  * GEMM efficiency), applied as a scaled machine whose note names the values and the rows. An engine the set has
  * no fit rows for keeps the roofline at the ceilings, and says so.
  */
-record EngineTerms(Engine engine, PublishedValidation.Term bandwidth, PublishedValidation.Term gemm,
-                   PublishedValidation.Term overlap) {
+record EngineTerms(Engine engine, List<PublishedValidation.Term> terms) {
 
     static EngineTerms of(String name) {
         Engine engine = Engine.parse(name);
-        List<PublishedValidation.Term> terms = PublishedValidation.inferenceTerms(PublishedSet.load());
-        return new EngineTerms(engine, find(terms, "decode." + engine.id() + ".bandwidth-efficiency"),
-                find(terms, "prefill." + engine.id() + ".gemm-efficiency"),
-                find(terms, "prefill." + engine.id() + ".traffic-overlap"));
+        return new EngineTerms(engine, PublishedValidation.inferenceTerms(PublishedSet.load()));
     }
 
-    private static PublishedValidation.Term find(List<PublishedValidation.Term> terms, String name) {
+    /** The term of that name the set fitted on at least one row, else null. */
+    private PublishedValidation.Term find(String name) {
         for (PublishedValidation.Term t : terms) {
             if (t.name().equals(name) && !t.fittedOn().isEmpty()) {
                 return t;
@@ -44,6 +41,11 @@ record EngineTerms(Engine engine, PublishedValidation.Term bandwidth, PublishedV
 
     DecodePrediction predict(Transformer tf, DecodeSetup setup, Machine machine) {
         Engine.Gemm g = engine.gemm(tf, setup.weights(), machine.device());
+        PublishedValidation.Term bandwidth = find("decode." + engine.id() + ".bandwidth-efficiency");
+        // A prefill's GEMM terms are per precision path: llama.cpp's int8 MMQ kernels and its FP4 ones differ.
+        String prefill = "prefill." + engine.id() + "." + PublishedValidation.prefillPath(g);
+        PublishedValidation.Term gemm = find(prefill + ".gemm-efficiency");
+        PublishedValidation.Term overlap = find(prefill + ".traffic-overlap");
         DecodeSetup inEngine = new DecodeSetup(setup.contextTokens(), setup.batch(), setup.promptTokens(),
                 setup.weights(), setup.kvCache(), g.precision(), setup.tenants());
         double bw = bandwidth == null ? 1 : bandwidth.value();
@@ -81,7 +83,7 @@ record EngineTerms(Engine engine, PublishedValidation.Term bandwidth, PublishedV
 
     private static String describe(PublishedValidation.Term t, String what) {
         if (t == null) {
-            return what + "1 (the published set has no fit row for this engine: no fitted term)";
+            return what + "1 (the published set has no fit row for this engine and GEMM precision: no fitted term)";
         }
         return String.format(Locale.ROOT, "%s%.4f (%s, fitted by 'membound validate --published' on %s)", what,
                 t.value(), t.name(), String.join(", ", t.fittedOn()));

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,8 +36,17 @@ public record Engine(String id, List<Rule> rules) {
     private static final String RESOURCE = "/membound/model/engines/engines.tsv";
     private static final List<Rule> TABLE = load();
 
-    /** One row of the table: engine, backend, the format families it covers, the GEMM precision, its source. */
-    public record Rule(String engine, String backend, Set<String> formats, Precision gemm, String source) {
+    /**
+     * One row of the table: engine, backend, the format families it covers, the GEMM precision, the day it took effect
+     * in the engine's releases (null: always), its source.
+     */
+    public record Rule(String engine, String backend, Set<String> formats, Precision gemm, LocalDate since,
+                       String source) {
+
+        /** Whether a run on {@code day} (null: today's engine) had this rule. */
+        boolean inForceOn(LocalDate day) {
+            return since == null || day == null || !since.isAfter(day);
+        }
     }
 
     /** What a prefill or decode GEMM of this engine runs in, and which table row says so. */
@@ -79,13 +89,21 @@ public record Engine(String id, List<Rule> rules) {
      * FLOPs (the experts of a mixture of experts, else the dense MLP) picks the row.
      */
     public Gemm gemm(Transformer tf, WeightScheme weights, Device device) {
+        return gemm(tf, weights, device, null);
+    }
+
+    /**
+     * As {@link #gemm(Transformer, WeightScheme, Device)} for a run of the engine as it was on {@code day}: a rule that
+     * took effect later is passed over for the next that matches (null: today's engine).
+     */
+    public Gemm gemm(Transformer tf, WeightScheme weights, Device device, LocalDate day) {
         WeightScheme resolved = weights.resolve(tf);
         WeightFormat format = resolved.format(tf.experts().sparse() ? TensorKind.EXPERTS : TensorKind.DENSE_MLP);
         String family = family(format, resolved);
         String backend = backend(device);
         for (String tried : backend.equals(BLACKWELL) ? List.of(BLACKWELL, "cuda") : List.of(backend)) {
             for (Rule r : rules) {
-                if (r.backend().equals(tried) && r.formats().contains(family)) {
+                if (r.backend().equals(tried) && r.formats().contains(family) && r.inForceOn(day)) {
                     Precision p = r.gemm();
                     String note = null;
                     if (p == Precision.INT8 && !device.compute().containsKey(Precision.INT8)) {
@@ -164,11 +182,12 @@ public record Engine(String id, List<Rule> rules) {
                     continue;
                 }
                 String[] f = line.split("\t", -1);
-                if (f.length != 5 || f[4].isBlank()) {
-                    throw new IllegalStateException(RESOURCE + ": every row needs engine, backend, formats, gemm and a "
-                            + "source: " + line);
+                if (f.length != 6 || f[5].isBlank()) {
+                    throw new IllegalStateException(RESOURCE + ": every row needs engine, backend, formats, gemm, since "
+                            + "and a source: " + line);
                 }
-                rules.add(new Rule(f[0], f[1], Set.of(f[2].split(",")), Precision.parse(f[3]), f[4]));
+                rules.add(new Rule(f[0], f[1], Set.of(f[2].split(",")), Precision.parse(f[3]),
+                        f[4].equals("-") ? null : LocalDate.parse(f[4]), f[5]));
             }
             return List.copyOf(rules);
         } catch (IOException e) {

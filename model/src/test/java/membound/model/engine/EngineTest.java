@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.LocalDate;
+
 import org.junit.jupiter.api.Test;
 
 import membound.model.decode.WeightScheme;
@@ -35,6 +37,20 @@ class EngineTest {
         var h100 = Machines.datasheet("h100-sxm").device();
         assertEquals("cuda", Engine.parse("llama.cpp").gemm(GPT_OSS, WeightScheme.parse("Q8_0,experts=MXFP4"), h100)
                 .rule().backend(), "Hopper has no FP4 MMA: the int8 rule");
+    }
+
+    @Test
+    void shouldRunAFigurePublishedBeforeARuleTookEffectByTheRuleItRan() {
+        var spark = Machines.datasheet("dgx-spark").device();
+        Engine llamaCpp = Engine.parse("llama.cpp");
+        WeightScheme mxfp4 = WeightScheme.parse("Q8_0,experts=MXFP4");
+        LocalDate since = llamaCpp.gemm(GPT_OSS, mxfp4, spark).rule().since();
+        assertNotNull(since, "native MXFP4 on Blackwell has a day it took effect");
+        assertEquals(Precision.FP4, llamaCpp.gemm(GPT_OSS, mxfp4, spark, since).precision(), "in force on its day");
+        Engine.Gemm before = llamaCpp.gemm(GPT_OSS, mxfp4, spark, since.minusDays(1));
+        assertEquals("cuda", before.rule().backend(), "the day before: the int8 MMQ kernels");
+        assertEquals(Precision.FP8, before.precision());
+        assertEquals(Precision.FP4, llamaCpp.gemm(GPT_OSS, mxfp4, spark, null).precision(), "no day: today's engine");
     }
 
     @Test

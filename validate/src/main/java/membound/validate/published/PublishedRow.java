@@ -1,5 +1,6 @@
 package membound.validate.published;
 
+import java.time.LocalDate;
 import java.util.Locale;
 
 import membound.vocabulary.BadInputException;
@@ -14,11 +15,13 @@ import membound.vocabulary.BadInputException;
  * @param context decode: KV-cache depth of the average generated token; prefill and training: the sequence
  * @param aside null, or why the row is set aside: neither fitted on nor judged (a row whose published setup the
  *        model cannot reproduce, said with what it ran), still printed with its prediction
+ * @param date null, or the day the source published the figure: an engine rule that took effect later
+ *        ({@code engines.tsv}'s since column) did not run it
  */
 public record PublishedRow(int line, String id, Kind kind, boolean heldOut, String model, String engine,
                            String hardware, String weights, int batch, int tokens, int context, int accumulation,
                            String parallel, String recompute, String finetune, double published, String unit,
-                           String source, String quote, String aside) {
+                           String source, String quote, String aside, LocalDate date) {
 
     /** What a row measures. */
     public enum Kind {

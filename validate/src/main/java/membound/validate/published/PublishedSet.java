@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -28,7 +29,7 @@ public final class PublishedSet {
 
     static final String DIRECTORY = "/membound/validate/published/";
     public static final String RESOURCE = DIRECTORY + "published.tsv";
-    private static final int COLUMNS = 19;
+    private static final int COLUMNS = 20;
 
     private final List<PublishedRow> rows;
 
@@ -43,6 +44,19 @@ public final class PublishedSet {
     /** The committed set. */
     public static PublishedSet load() {
         return parse(text(RESOURCE), RESOURCE);
+    }
+
+    /** A row's date column: an ISO day (2025-10-14), or "-" where the source gives none. */
+    private static LocalDate date(String text, String origin, int line) {
+        if (text.equals("-")) {
+            return null;
+        }
+        try {
+            return LocalDate.parse(text);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new BadInputException(origin + " line " + line + ": date must be a day as 2025-10-14 or -: date="
+                    + text);
+        }
     }
 
     /** The held-out rule: the 3rd, 6th, 9th ... row of each kind in file order. */
@@ -82,7 +96,8 @@ public final class PublishedSet {
             }
             rows.add(new PublishedRow(number, f[0], kind, heldOut, f[3], f[4], f[5], f[6], integer(f[7], 1),
                     integer(f[8], 0), integer(f[9], 0), integer(f[10], 1), f[11], f[12], f[13],
-                    Double.parseDouble(f[14]), f[15], f[16], f[17], f[18].equals("-") ? null : f[18]));
+                    Double.parseDouble(f[14]), f[15], f[16], f[17], f[18].equals("-") ? null : f[18],
+                    date(f[19], origin, number)));
         }
         return new PublishedSet(rows);
     }

@@ -222,11 +222,21 @@ public final class PublishedValidation {
     }
 
     /** A row ready to predict at any value of its terms. */
-    private record Prepared(PublishedRow row, Model measured, Model datasheet, boolean hasMeasured, String basisNote) {
+    private record Prepared(PublishedRow row, Model measured, Model datasheet, boolean hasMeasured, String basisNote,
+                            String path) {
 
-        /** The terms a row shares with the others of its kind and engine. */
+        /**
+         * The terms a row shares with the others of its kind and engine; a prefill's also with the others whose GEMMs
+         * ran in the same precision (llama.cpp's int8 MMQ kernels and its FP4 ones reach different fractions of their
+         * ceilings).
+         */
         String group() {
-            return row.kind().label() + "." + row.engine();
+            return row.kind().label() + "." + engineGroup();
+        }
+
+        /** The engine part of the group: the engine, and for a prefill the GEMM precision it ran. */
+        String engineGroup() {
+            return path == null ? row.engine() : row.engine() + "." + path;
         }
 
         /** The basis a term is fitted on: measured where the hardware has it. */
@@ -250,8 +260,8 @@ public final class PublishedValidation {
     private static List<String> engines(List<Prepared> prepared, Kind kind) {
         List<String> engines = new ArrayList<>();
         for (Prepared p : prepared) {
-            if (p.row.kind() == kind && p.row.aside() == null && !engines.contains(p.row.engine())) {
-                engines.add(p.row.engine());
+            if (p.row.kind() == kind && p.row.aside() == null && !engines.contains(p.engineGroup())) {
+                engines.add(p.engineGroup());
             }
         }
         return engines;
@@ -296,7 +306,7 @@ public final class PublishedValidation {
         if (p.row.kind() != kind || p.row.heldOut() || p.row.aside() != null) {
             return false;
         }
-        return engine.equals(TYPICAL) ? kind == Kind.TRAINING : p.row.engine().equals(engine);
+        return engine.equals(TYPICAL) ? kind == Kind.TRAINING : p.engineGroup().equals(engine);
     }
 
     /**
@@ -517,7 +527,8 @@ public final class PublishedValidation {
             case TRAINING -> training(row, tf, machine, hasMeasured);
         };
         return row.aside() == null ? p
-                : new Prepared(row, p.measured, p.datasheet, p.hasMeasured, "SET ASIDE (" + row.aside() + "); " + p.basisNote);
+                : new Prepared(row, p.measured, p.datasheet, p.hasMeasured, "SET ASIDE (" + row.aside() + "); " + p.basisNote,
+                        p.path);
     }
 
     private static DecodeSetup inferenceSetup(PublishedRow row, Engine.Gemm gemm, WeightScheme weights) {
@@ -530,9 +541,14 @@ public final class PublishedValidation {
                 + gemm.rule().backend() + " " + gemm.family() + ")" + (gemm.note() == null ? "" : "; " + gemm.note());
     }
 
+    /** The precision a prefill's GEMMs ran in, as its group names it ({@code fp4}, {@code fp8}, {@code bf16}). */
+    public static String prefillPath(Engine.Gemm gemm) {
+        return gemm.precision().label();
+    }
+
     private static Prepared decode(PublishedRow row, Transformer tf, Machine machine, boolean hasMeasured) {
         WeightScheme weights = WeightScheme.parse(row.weights());
-        Engine.Gemm gemm = Engine.parse(row.engine()).gemm(tf, weights, machine.device());
+        Engine.Gemm gemm = Engine.parse(row.engine()).gemm(tf, weights, machine.device(), row.date());
         DecodeSetup setup = inferenceSetup(row, gemm, weights);
         // Decode is memory-bound: the step's time scales as 1 / bandwidth efficiency; evaluate the roofline once.
         var p = DecodeEstimator.predict(tf, setup, machine);
@@ -542,12 +558,12 @@ public final class PublishedValidation {
         Model m = v -> measured / (share / v[0] + (1 - share));
         Model d = v -> datasheet / (share / v[0] + (1 - share));
         return new Prepared(row, m, d, hasMeasured, gemmNote(gemm) + String.format(java.util.Locale.ROOT,
-                "; %.1f%% of the step memory-bound", 100 * share));
+                "; %.1f%% of the step memory-bound", 100 * share), null);
     }
 
     private static Prepared prefill(PublishedRow row, Transformer tf, Machine machine, boolean hasMeasured) {
         WeightScheme weights = WeightScheme.parse(row.weights());
-        Engine.Gemm gemm = Engine.parse(row.engine()).gemm(tf, weights, machine.device());
+        Engine.Gemm gemm = Engine.parse(row.engine()).gemm(tf, weights, machine.device(), row.date());
         DecodeSetup setup = inferenceSetup(row, gemm, weights).withWeights(weights.resolve(tf));
         List<membound.model.roofline.Operation> ops = DecodeEstimator.prefill(tf, setup);
         double[][] measured = EnginePrefill.split(ops, Ceilings.of(machine, Basis.MEASURED, 1, null));
@@ -557,7 +573,7 @@ public final class PublishedValidation {
         // 1 = they do not (their sum). The fit picks the form with the smaller fit-row cost.
         Model m = v -> hasMeasured ? tokens / EnginePrefill.seconds(measured, v[0], v[1] == 0) : Double.NaN;
         Model d = v -> tokens / EnginePrefill.seconds(datasheet, v[0], v[1] == 0);
-        return new Prepared(row, m, d, hasMeasured, gemmNote(gemm));
+        return new Prepared(row, m, d, hasMeasured, gemmNote(gemm), prefillPath(gemm));
     }
 
     private static Prepared training(PublishedRow row, Transformer tf, Machine machine, boolean hasMeasured) {
@@ -584,7 +600,7 @@ public final class PublishedValidation {
         int di = Basis.DATASHEET.ordinal();
         Model m = v -> !hasMeasured ? Double.NaN : tokens / devices / (raw[mi] + added(parts[mi], v));
         Model d = v -> tokens / devices / (raw[di] + added(parts[di], v));
-        return new Prepared(row, m, d, hasMeasured, note);
+        return new Prepared(row, m, d, hasMeasured, note, null);
     }
 
     /** What the terms add to a step: the efficiencies scale their parts by (1/e - 1), the last is seconds per run. */
