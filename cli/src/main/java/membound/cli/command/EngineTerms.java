@@ -7,7 +7,9 @@ import java.util.Locale;
 import membound.model.decode.DecodeEstimator;
 import membound.model.decode.DecodePrediction;
 import membound.model.decode.DecodeSetup;
+import membound.model.decode.KernelCost;
 import membound.model.engine.Engine;
+import membound.model.engine.EngineKernels;
 import membound.model.engine.EnginePrefill;
 import membound.model.machine.Basis;
 import membound.model.roofline.Ceilings;
@@ -39,40 +41,65 @@ record EngineTerms(Engine engine, List<PublishedValidation.Term> terms) {
         return null;
     }
 
+    /** The term of that name whatever rows gave it (a cost per kernel may be the pooled engines'), else null. */
+    private PublishedValidation.Term any(String name) {
+        for (PublishedValidation.Term t : terms) {
+            if (t.name().equals(name)) {
+                return t;
+            }
+        }
+        return null;
+    }
+
     DecodePrediction predict(Transformer tf, DecodeSetup setup, Machine machine) {
         Engine.Gemm g = engine.gemm(tf, setup.weights(), machine.device());
-        PublishedValidation.Term bandwidth = find("decode." + engine.id() + ".bandwidth-efficiency");
+        String decode = "decode." + engine.id();
+        PublishedValidation.Term bandwidth = find(decode + ".bandwidth-efficiency");
+        PublishedValidation.Term decodeGemm = find(decode + ".gemm-efficiency");
+        PublishedValidation.Term perKernel = bandwidth == null ? null : any(decode + ".per-kernel");
         // A prefill's GEMM terms are per precision path: llama.cpp's int8 MMQ kernels and its FP4 ones differ.
         String prefill = "prefill." + engine.id() + "." + PublishedValidation.prefillPath(g);
         PublishedValidation.Term gemm = find(prefill + ".gemm-efficiency");
-        PublishedValidation.Term overlap = find(prefill + ".traffic-overlap");
+        PublishedValidation.Term overlap = find("prefill." + engine.id() + ".traffic-overlap");
         DecodeSetup inEngine = new DecodeSetup(setup.contextTokens(), setup.batch(), setup.promptTokens(),
                 setup.weights(), setup.kvCache(), g.precision(), setup.tenants());
         double bw = bandwidth == null ? 1 : bandwidth.value();
-        double compute = gemm == null ? 1 : gemm.value();
-        String why = String.format(Locale.ROOT, "engine %s: bandwidth x%.4f, compute x%.4f (validate --published)",
-                engine.id(), bw, compute);
+        double decodeCompute = decodeGemm == null ? 1 : decodeGemm.value();
+        double secondsPerKernel = perKernel == null ? 0 : perKernel.value() * 1e-6;
+        EngineKernels.Count stepKernels = EngineKernels.perStep(engine, tf, setup.weights(), setup.batch());
+        KernelCost cost = stepKernels == null || secondsPerKernel == 0 ? KernelCost.NONE
+                : new KernelCost(stepKernels.kernels(), secondsPerKernel, stepKernels.source() + " x "
+                        + describe(perKernel, ""));
+        String why = String.format(Locale.ROOT, "engine %s: bandwidth x%.4f, decode GEMMs x%.4f (validate --published)",
+                engine.id(), bw, decodeCompute);
         String detail = String.format(Locale.ROOT, "engine %s: GEMMs in %s (engines.tsv: %s); %s; %s", engine.id(),
                 g.precision().label(), g.rule().source(), describe(bandwidth, "bandwidth x"),
-                describe(gemm, "compute x"));
-        Machine scaled = machine.scaled(bw, compute, why);
+                describe(decodeGemm, "decode GEMMs x"));
+        Machine scaled = machine.scaled(bw, decodeCompute, why);
         scaled = scaled.withDevice(scaled.device(), g.note() == null ? detail : detail + "; " + g.note());
-        DecodePrediction p = DecodeEstimator.predict(tf, inEngine, scaled);
+        DecodePrediction p = DecodeEstimator.predict(tf, inEngine, scaled, cost);
         if (gemm == null) {
             return p;
         }
         // The time to first token as validate --published fits it: on the machine's own ceilings, GEMM time at the
-        // fitted efficiency, traffic overlapped or added as the fit chose.
+        // fitted efficiency, traffic overlapped or added as the fit chose, the forward's kernels at the decode's cost
+        // per kernel, and the first decode step.
+        double compute = gemm.value();
         boolean overlaps = overlap == null || overlap.value() == 1;
         var ops = DecodeEstimator.prefill(tf, inEngine.withWeights(inEngine.weights().resolve(tf)));
+        EngineKernels.Count forward = EngineKernels.perStep(engine, tf, setup.weights(),
+                setup.batch() * setup.promptTokens());
+        double forwardSeconds = forward == null ? 0 : forward.kernels() * secondsPerKernel;
         double measured = EnginePrefill.seconds(EnginePrefill.split(ops, Ceilings.of(machine, Basis.MEASURED, 1, null)),
-                compute, overlaps);
+                compute, overlaps) + forwardSeconds + p.stepSeconds();
         double datasheet = Double.isNaN(p.datasheetPrefillSeconds()) ? Double.NaN : EnginePrefill.seconds(
-                EnginePrefill.split(ops, Ceilings.of(machine, Basis.DATASHEET, 1, null)), compute, overlaps);
+                EnginePrefill.split(ops, Ceilings.of(machine, Basis.DATASHEET, 1, null)), compute, overlaps)
+                + forwardSeconds + p.datasheetStepSeconds();
         List<String> notes = new ArrayList<>(p.notes());
         notes.add(String.format(Locale.ROOT, "engine %s: time to first token with the prefill GEMMs at x%.4f of the "
-                + "ceiling and the weight/KV traffic %s (%s, fitted by 'membound validate --published')", engine.id(),
-                compute, overlaps ? "overlapping them" : "added to them", overlap == null ? "no overlap term"
+                + "ceiling (%s), the weight/KV traffic %s (%s, fitted by 'membound validate --published'), the "
+                + "forward's kernels at the decode's cost per kernel, and the first decode step", engine.id(), compute,
+                gemm.name(), overlaps ? "overlapping them" : "added to them", overlap == null ? "no overlap term"
                         : overlap.name() + " on " + String.join(", ", overlap.fittedOn())));
         return new DecodePrediction(p.workload(), p.machine(), p.setup(), p.weightsSource(), p.stepSeconds(),
                 p.tokensPerSecond(), p.datasheetStepSeconds(), p.datasheetTokensPerSecond(), p.datasheetDifference(),
@@ -85,7 +112,11 @@ record EngineTerms(Engine engine, List<PublishedValidation.Term> terms) {
         if (t == null) {
             return what + "1 (the published set has no fit row for this engine and GEMM precision: no fitted term)";
         }
-        return String.format(Locale.ROOT, "%s%.4f (%s, fitted by 'membound validate --published' on %s)", what,
-                t.value(), t.name(), String.join(", ", t.fittedOn()));
+        if (t.fittedOn().isEmpty()) {
+            return String.format(Locale.ROOT, "%s%.4f%s (%s: %s)", what, t.value(), t.unit().isEmpty() ? "" : " "
+                    + t.unit(), t.name(), t.meaning());
+        }
+        return String.format(Locale.ROOT, "%s%.4f%s (%s, fitted by 'membound validate --published' on %s)", what,
+                t.value(), t.unit().isEmpty() ? "" : " " + t.unit(), t.name(), String.join(", ", t.fittedOn()));
     }
 }

@@ -32,6 +32,11 @@ public final class DecodeEstimator {
     }
 
     public static DecodePrediction predict(Transformer tf, DecodeSetup asGiven, Machine machine) {
+        return predict(tf, asGiven, machine, KernelCost.NONE);
+    }
+
+    /** As {@link #predict(Transformer, DecodeSetup, Machine)}, each step paying an engine's fixed kernel cost. */
+    public static DecodePrediction predict(Transformer tf, DecodeSetup asGiven, Machine machine, KernelCost cost) {
         // A llama.cpp mix takes its per-tensor types from this model's shapes.
         DecodeSetup setup = asGiven.withWeights(asGiven.weights().resolve(tf));
         List<Operation> step = decodeStep(tf, setup);
@@ -40,17 +45,18 @@ public final class DecodeEstimator {
         Ceilings measured = Ceilings.of(machine, Basis.MEASURED, tenants, null);
         Ceilings datasheet = Ceilings.of(machine, Basis.DATASHEET, tenants, null);
         Roofline.Evaluation eval = Roofline.evaluate(step, measured);
-        double seconds = seconds(step, eval, measured);
+        double seconds = seconds(step, eval, measured, cost);
         double memoryBound = 0;
         for (int i = 0; i < step.size(); i++) {
             memoryBound += eval.memoryBound()[i] ? eval.seconds()[i] : 0;
         }
         Optional<String> datasheetUnknown = machine.datasheetUnknown(setup.compute());
-        double datasheetSeconds = datasheetUnknown.isPresent() ? Double.NaN : seconds(step, Roofline.evaluate(step, datasheet), datasheet);
+        double datasheetSeconds = datasheetUnknown.isPresent() ? Double.NaN
+                : seconds(step, Roofline.evaluate(step, datasheet), datasheet, cost);
         Ceilings halfBandwidth = measured.withBandwidthScale(0.5);
         Ceilings twiceBandwidth = measured.withBandwidthScale(2);
-        double half = seconds(step, Roofline.evaluate(step, halfBandwidth), halfBandwidth);
-        double twice = seconds(step, Roofline.evaluate(step, twiceBandwidth), twiceBandwidth);
+        double half = seconds(step, Roofline.evaluate(step, halfBandwidth), halfBandwidth, cost);
+        double twice = seconds(step, Roofline.evaluate(step, twiceBandwidth), twiceBandwidth, cost);
         double batch = setup.batch();
 
         ParameterCounts counts = tf.parameters();
@@ -78,14 +84,23 @@ public final class DecodeEstimator {
             notes.add(machine.device().name() + " has no " + setup.compute().label() + " compute ceiling: runs at its "
                     + ceiling.precision().label() + " rate");
         }
+        if (cost.present()) {
+            double launch = measured.kernelLaunchSeconds();
+            notes.add(String.format(java.util.Locale.ROOT, "fixed cost per step: %.0f kernels x %.2f us = %.2f ms "
+                    + "(%s%s), %.1f%% of the step", cost.kernelsPerStep(), Math.max(cost.secondsPerKernel(), launch) * 1e6,
+                    cost.seconds(launch) * 1e3, cost.source(), launch > cost.secondsPerKernel()
+                            ? "; the device's measured launch interval, above the engine's cost per kernel" : "",
+                    100 * cost.seconds(launch) / seconds));
+        }
         if (!memory.fits()) {
             notes.add("does not fit: lower --weights bits, a shorter --context, a smaller --batch or a KV cache in fp8");
         }
         return new DecodePrediction(tf.name(), machine.id(), setup, setup.weights().source(), seconds, batch / seconds,
                 datasheetSeconds, batch / datasheetSeconds, (datasheetSeconds - seconds) / seconds, weightBytes, kvBytes,
                 (weightBytes + kvBytes) / batch, memoryBound / seconds, batch / half, batch / twice,
-                seconds(prefill, Roofline.evaluate(prefill, measured), measured), datasheetUnknown.isPresent() ? Double.NaN
-                        : seconds(prefill, Roofline.evaluate(prefill, datasheet), datasheet),
+                seconds(prefill, Roofline.evaluate(prefill, measured), measured, KernelCost.NONE),
+                datasheetUnknown.isPresent() ? Double.NaN
+                        : seconds(prefill, Roofline.evaluate(prefill, datasheet), datasheet, KernelCost.NONE),
                 memory, Estimator.rows(step, eval),
                 Ceilings.describe(machine, Basis.MEASURED, setup.compute(), null, tenants), notes);
     }
@@ -117,12 +132,18 @@ public final class DecodeEstimator {
     }
 
     /**
-     * The operations' roofline seconds plus what kernel launches add where the device has a measured launch interval
-     * (each repetition takes at least one launch: a decode step of short kernels can be launch-bound).
+     * The operations' roofline seconds plus the engine's fixed kernel cost where one is given; else what kernel launches
+     * add where the device has a measured launch interval (each repetition takes at least one launch: a decode step of
+     * short kernels can be launch-bound).
      */
-    private static double seconds(List<Operation> operations, Roofline.Evaluation eval, Ceilings ceilings) {
+    private static double seconds(List<Operation> operations, Roofline.Evaluation eval, Ceilings ceilings,
+                                  KernelCost cost) {
         double total = sum(eval.seconds());
         double launch = ceilings.kernelLaunchSeconds();
+        if (cost.present()) {
+            // The engine's kernels, not the roofline's operations, pay the boundaries.
+            return total + cost.seconds(launch);
+        }
         if (launch > 0) {
             for (int i = 0; i < operations.size(); i++) {
                 total += Estimator.launchBoundSeconds(operations.get(i), eval.seconds()[i], launch);

@@ -135,7 +135,8 @@ public record Engine(String id, List<Rule> rules) {
         if (name.startsWith("Q")) {
             return "gguf";
         }
-        if (name.equals("FP8")) {
+        if (name.equals("FP8") || name.startsWith("FP8 ")) {
+            // FP8 per tensor and FP8 with a scale per 128 x 128 block (fp8-block128) run the same FP8 GEMMs.
             return "fp8";
         }
         if (name.equals("BF16") || name.equals("F16")) {

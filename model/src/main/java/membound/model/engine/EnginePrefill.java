@@ -30,6 +30,20 @@ public final class EnginePrefill {
         return parts;
     }
 
+    /**
+     * A decode step's seconds from {@link #split}'s parts: each operation's memory time at a bandwidth efficiency and its
+     * compute time at a GEMM efficiency, overlapped (the roofline's max).
+     */
+    public static double decodeSeconds(double[][] parts, double bandwidthEfficiency, double gemmEfficiency) {
+        double[] compute = parts[0];
+        double[] memory = parts[1];
+        double seconds = 0;
+        for (int i = 0; i < compute.length; i++) {
+            seconds += Math.max(compute[i] / gemmEfficiency, memory[i] / bandwidthEfficiency);
+        }
+        return seconds;
+    }
+
     /** The prefill's seconds from {@link #split}'s parts at a GEMM efficiency, traffic overlapped or added. */
     public static double seconds(double[][] parts, double gemmEfficiency, boolean trafficOverlaps) {
         double[] compute = parts[0];

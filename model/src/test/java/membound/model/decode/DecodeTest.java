@@ -45,6 +45,28 @@ class DecodeTest {
     }
 
     @Test
+    void shouldAddAnEnginesKernelCostToEveryStepAndSayItsShare() {
+        Transformer tf = Presets.get("llama-3.2-1b");
+        DecodeSetup setup = new DecodeSetup(512, 1, 128, WeightFormat.parse("Q4_0"), Precision.BF16, Precision.BF16, 1);
+        DecodePrediction bare = DecodeEstimator.predict(tf, setup, machine);
+        KernelCost cost = new KernelCost(325, 2e-6, "test: 325 kernels at 2 us");
+        DecodePrediction engine = DecodeEstimator.predict(tf, setup, machine, cost);
+        assertEquals(bare.stepSeconds() + 325 * 2e-6, engine.stepSeconds(), 1e-12);
+        assertEquals(bare.datasheetStepSeconds() + 325 * 2e-6, engine.datasheetStepSeconds(), 1e-12);
+        assertTrue(engine.notes().stream().anyMatch(n -> n.startsWith("fixed cost per step: 325 kernels x 2.00 us")),
+                engine.notes().toString());
+        assertEquals(bare.prefillSeconds(), engine.prefillSeconds(), 0, "the kernel cost is the decode step's");
+    }
+
+    @Test
+    void shouldNeverChargeAKernelLessThanTheDevicesMeasuredLaunchInterval() {
+        KernelCost cost = new KernelCost(100, 1e-6, "test");
+        assertEquals(100 * 1e-6, cost.seconds(0), 1e-15);
+        assertEquals(100 * 3e-6, cost.seconds(3e-6), 1e-15, "a measured launch of 3 us is the floor");
+        assertThrows(IllegalArgumentException.class, () -> new KernelCost(-1, 1e-6, "test"));
+    }
+
+    @Test
     void shouldReadOnlyTheExpertsABatchIsRoutedTo() {
         Transformer mixtral = Presets.get("mixtral-8x7b");
         DecodeSetup one = new DecodeSetup(1024, 1, 128, WeightFormat.parse("bf16"), Precision.BF16, Precision.BF16, 1);

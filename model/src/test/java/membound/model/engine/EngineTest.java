@@ -68,6 +68,8 @@ class EngineTest {
         var spark = Machines.datasheet("dgx-spark").device();
         assertEquals(Precision.FP4, Engine.parse("trt-llm").gemm(LLAMA, WeightScheme.parse("nvfp4-modelopt"), spark).precision());
         assertEquals(Precision.FP16, Engine.parse("vllm").gemm(LLAMA, WeightScheme.parse("awq-int4-g128"), spark).precision());
+        assertEquals(Precision.FP8, Engine.parse("vllm").gemm(LLAMA, WeightScheme.parse("fp8-block128"), spark).precision(),
+                "FP8 with a scale per 128 x 128 block is an FP8 checkpoint");
         assertEquals(Precision.BF16, Engine.parse("pytorch").gemm(LLAMA, WeightScheme.parse("bf16"), spark).precision());
     }
 

@@ -1,5 +1,6 @@
 package membound.validate.published;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -20,7 +21,7 @@ import membound.vocabulary.text.Launcher;
 public final class PublishedReport {
 
     /** Where a set-aside row's reason is wrapped: the summary is read in a terminal, never scrolled sideways. */
-    static final int TEXT_COLUMNS = 100;
+    static final int TEXT_COLUMNS = 120;
 
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -55,19 +56,47 @@ public final class PublishedReport {
                         number(row.published()), number(r.measured()), percent(r.measuredError()), number(r.datasheet()),
                         percent(r.datasheetError()), number(r.rawMeasured()), number(r.rawDatasheet()), row.model()));
             }
-            out.append("\nunits: decode and prefill tokens/s of one stream; training tokens/s per device. \"roofline\": "
+            out.append("\nunits: decode tokens/s of all the batch's streams together; prefill prompt tokens/s (a time to first token also holds the first decode step); training tokens/s per device. \"roofline\": "
                     + "the prediction without the fitted terms. A measured column of \"-\": the catalog has no "
                     + "published measurement of that hardware.\n");
         }
         out.append("\nfitted terms (fitted on the fit rows only, by the median |log(predicted/published)|,\nmeasured "
-                + "basis where the hardware has one):\n");
+                + "basis where the hardware has one" + (rows ? "" : "; efficiencies without their '-efficiency'; "
+                + "--rows names every row") + "):\n");
+        java.util.Map<String, List<Term>> inferenceGroups = new java.util.LinkedHashMap<>();
         for (Term t : result.terms()) {
+            if (!rows) {
+                // The summary puts a group's terms on one line: the group, its values, the rows they were fitted on.
+                inferenceGroups.computeIfAbsent(t.name().substring(0, t.name().lastIndexOf('.')), g -> new ArrayList<>())
+                        .add(t);
+                continue;
+            }
             // What each term means is one --rows away: by default a term is its value and the rows it was fitted on.
             out.append(String.format(Locale.ROOT, "  %-44s %8.4f %-2s %s%s%s%n", t.name(), t.value(), t.unit(),
                     rows ? t.meaning() + "; " : "", "fitted on " + (t.fittedOn().isEmpty() ? "no row" : rows || t.fittedOn().size() <= 12 ? rows(t.fittedOn())
                             : t.fittedOn().size() + " rows (--rows lists them)"),
                     t.atBound() == null ? "" : "; AT ITS " + t.atBound().toUpperCase(Locale.ROOT)
                             + (rows ? ": the model's structure does not fit these rows" : "")));
+        }
+        for (var group : inferenceGroups.entrySet()) {
+            List<String> values = new ArrayList<>();
+            List<String> ids = new ArrayList<>();
+            StringBuilder bounds = new StringBuilder();
+            for (Term t : group.getValue()) {
+                String name = t.name().substring(group.getKey().length() + 1).replace("-efficiency", "");
+                boolean pooled = t.meaning().contains("the typical value");
+                values.add(String.format(Locale.ROOT, "%s %.3g%s%s", name, t.value(), t.unit().isEmpty() ? "" : " "
+                        + t.unit(), pooled ? " (typical)" : ""));
+                if (!pooled) {
+                    t.fittedOn().stream().filter(id -> !ids.contains(id)).forEach(ids::add);
+                }
+                if (t.atBound() != null) {
+                    bounds.append("; ").append(name).append(" AT ITS ").append(t.atBound().toUpperCase(Locale.ROOT));
+                }
+            }
+            out.append(wrapped(String.format(Locale.ROOT, "  %-24s ", group.getKey()), String.join(", ", values)
+                    + "; fitted on " + (ids.isEmpty() ? "no row" : ids.size() <= 6 ? rows(ids) : ids.size() + " rows")
+                    + bounds));
         }
         out.append("\nheld-out rows, median |error| by kind (measured basis; datasheet basis; the basis\neach row has), "
                 + "the largest |error|,\nand the rows set aside (neither fitted nor judged):\n");

@@ -4,6 +4,7 @@ import java.time.LocalDate;
 import java.util.Locale;
 
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.Precision;
 
 /**
  * One published measurement of the ground-truth set ({@code published/published.tsv}): what ran (model,
@@ -40,6 +41,18 @@ public record PublishedRow(int line, String id, Kind kind, boolean heldOut, Stri
             throw new BadInputException("published.tsv line " + line + ": kind must be decode, prefill or training: "
                     + "kind=" + text);
         }
+    }
+
+    /** The weights column without its {@code ;kv=P} suffix: the weights as stored. */
+    public String weightScheme() {
+        int at = weights.indexOf(';');
+        return at < 0 ? weights : weights.substring(0, at);
+    }
+
+    /** The KV cache's precision a {@code ;kv=P} suffix of the weights column names (fp8 in TensorRT-LLM's runs), else null. */
+    public Precision kvCache() {
+        int at = weights.indexOf(";kv=");
+        return at < 0 ? null : Precision.parse(weights.substring(at + ";kv=".length()));
     }
 
     public String split() {

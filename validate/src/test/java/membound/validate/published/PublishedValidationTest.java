@@ -56,6 +56,31 @@ class PublishedValidationTest {
     }
 
     @Test
+    void shouldRefuseADateThatIsNotADayAndReadTheKvCacheSuffix() {
+        String header = PublishedSet.text(PublishedSet.RESOURCE).lines().findFirst().orElseThrow();
+        String row = PublishedSet.text(PublishedSet.RESOURCE).lines().skip(1).findFirst().orElseThrow();
+        String badDate = row.substring(0, row.lastIndexOf('\t')) + "\tOctober";
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> PublishedSet.parse(header + "\n" + badDate + "\n", "test"));
+        assertEquals("test line 2: date must be a day as 2025-10-14 or -: date=October", e.getMessage());
+        PublishedRow trt = PublishedSet.load().rows().stream().filter(r -> r.weights().contains(";kv=")).findFirst()
+                .orElseThrow();
+        assertEquals(membound.vocabulary.Precision.FP8, trt.kvCache(), trt.id());
+        assertFalse(trt.weightScheme().contains(";"), trt.weightScheme());
+    }
+
+    @Test
+    void shouldTimeATimeToFirstTokenAsThePrefillAndTheFirstDecodeStep() {
+        for (RowResult r : RESULT.rows()) {
+            if (r.row().unit().equals(PublishedValidation.TIME_TO_FIRST_TOKEN)) {
+                assertTrue(r.basis().contains("the prefill and the first decode step"), r.row().id() + ": " + r.basis());
+                return;
+            }
+        }
+        throw new AssertionError("the set has no row published as a time to first token");
+    }
+
+    @Test
     void shouldFitEveryTermOnFitRowsOnly() {
         Map<String, PublishedRow> byId = new java.util.HashMap<>();
         PublishedSet.load().rows().forEach(r -> byId.put(r.id(), r));
