@@ -85,14 +85,14 @@ public final class HardwareFileImport {
     /** Reads {@code bytes} (named {@code file}) as {@code format}'s hardware file. */
     public static Result read(ImportFormat format, byte[] bytes, Target target, RunContext context) {
         String file = context.file();
-        String text = new String(bytes, StandardCharsets.UTF_8);
-        JsonNode root = ProfileJson.readTree(bytes, file, format.what());
         if (ProfileJson.claimsToBeAProfile(bytes)) {
             throw new BadInputException("--format " + format.formatName() + " must name " + format.what() + ", not a "
                     + "membound profile (give that to predict --profile or --compare profile:FILE as it is): file="
                     + file);
         }
-        format.checkIsThisTool(ToolOutput.lines(text), file);
+        // Another tool's file is named as such before its JSON (or text) is judged.
+        format.checkIsThisTool(ToolOutput.lines(new String(bytes, StandardCharsets.UTF_8)), file);
+        JsonNode root = ProfileJson.readTree(bytes, file, format.what());
         Builder machine = new Builder(format, target, context);
         return switch (format) {
             case LLM_ANALYSIS -> LlmAnalysisGpuFile.read(root, machine);
