@@ -255,6 +255,73 @@ class BadInputCatalogueTest {
         cases.add(of("import nccl-tests", "log cut off inside its table", "--partial",
                 Map.of("nccl.txt", cut, "a.json", example), "import", "--format", "nccl-tests", "@nccl.txt", "--into",
                 "@a.json", "--link", "spark-pair"));
+        // Another estimator's hardware file (llm-analysis, Calculon): a key the tool does not read, a figure it
+        // would stop on or divide by, a table that breaks Calculon's asserts, the other tool's file, flags that place
+        // figures into a profile, an output that exists or is missing.
+        String gpu = llmAnalysisGpuFile();
+        String system = calculonSystemFile();
+        cases.add(of("import llm-analysis", "a key GPUConfig lacks", "peak_bf16_TFLOPS must be a key llm-analysis reads",
+                Map.of("g.json", gpu.replace("\"peak_fp16_TFLOPS\": 250,", "\"peak_fp16_TFLOPS\": 250, "
+                        + "\"peak_bf16_TFLOPS\": 250,")), "import", "--format", "llm-analysis", "@g.json", "--output",
+                "@n.json"));
+        cases.add(of("import llm-analysis", "zero bandwidth", "hbm_bandwidth_in_GB_per_sec must be a positive number",
+                Map.of("g.json", gpu.replace("\"hbm_bandwidth_in_GB_per_sec\": 1500", "\"hbm_bandwidth_in_GB_per_sec\": 0")),
+                "import", "--format", "llm-analysis", "@g.json", "--output", "@n.json"));
+        cases.add(of("import llm-analysis", "negative memory", "mem_per_GPU_in_GB=-48",
+                Map.of("g.json", gpu.replace("\"mem_per_GPU_in_GB\": 48", "\"mem_per_GPU_in_GB\": -48")),
+                "import", "--format", "llm-analysis", "@g.json", "--output", "@n.json"));
+        cases.add(of("import llm-analysis", "a required key missing", "peak_fp16_TFLOPS must be given",
+                Map.of("g.json", gpu.replace("\"peak_fp16_TFLOPS\": 250,", "")), "import", "--format",
+                "llm-analysis", "@g.json", "--output", "@n.json"));
+        cases.add(of("import llm-analysis", "a Calculon system file", "give --format calculon",
+                Map.of("s.json", system), "import", "--format", "llm-analysis", "@s.json", "--output", "@n.json"));
+        cases.add(of("import llm-analysis", "a stream.c output", "give --format stream",
+                Map.of("out.txt", streamOutput()), "import", "--format", "llm-analysis", "@out.txt", "--output",
+                "@n.json"));
+        cases.add(of("import llm-analysis", "a membound profile", "not a membound profile",
+                Map.of("a.json", example), "import", "--format", "llm-analysis", "@a.json", "--output", "@n.json"));
+        cases.add(of("import llm-analysis", "output exists", "--output must not exist",
+                Map.of("g.json", gpu, "n.json", "mine"), "import", "--format", "llm-analysis", "@g.json", "--output",
+                "@n.json"));
+        cases.add(of("import llm-analysis", "no --output", "--output must be given",
+                Map.of("g.json", gpu), "import", "--format", "llm-analysis", "@g.json"));
+        cases.add(of("import llm-analysis", "--into a profile", "--into must not be given",
+                Map.of("g.json", gpu, "a.json", example), "import", "--format", "llm-analysis", "@g.json", "--into",
+                "@a.json", "--output", "@n.json"));
+        cases.add(of("import llm-analysis", "--link-kind", "--link-kind must not be given",
+                Map.of("g.json", gpu), "import", "--format", "llm-analysis", "@g.json", "--link-kind", "nvlink",
+                "--output", "@n.json"));
+        cases.add(of("import calculon", "thresholds rising", "matrix.float16.gflops_efficiency[1][0] must be below",
+                Map.of("s.json", system.replace("[[100, 0.9], [10, 0.8], [0, 0.2]]", "[[10, 0.9], [100, 0.8], [0, 0.2]]")),
+                "import", "--format", "calculon", "@s.json", "--output", "@n.json"));
+        cases.add(of("import calculon", "an efficiency above 1", "mem1.MB_efficiency[0][1] must be an efficiency in (0, 1]",
+                Map.of("s.json", system.replace("[[100, 0.85], [0, 0.3]]", "[[100, 1.85], [0, 0.3]]")),
+                "import", "--format", "calculon", "@s.json", "--output", "@n.json"));
+        cases.add(of("import calculon", "a table not ending at 0", "must end at a threshold of 0",
+                Map.of("s.json", system.replace("[[100, 0.9], [10, 0.8], [0, 0.2]]", "[[100, 0.9], [10, 0.8]]")),
+                "import", "--format", "calculon", "@s.json", "--output", "@n.json"));
+        cases.add(of("import calculon", "a network key Calculon lacks", "networks[0].name must be a key Calculon reads",
+                Map.of("s.json", system.replace("\"must_be_filled\": true,", "\"must_be_filled\": true, \"name\": \"x\",")),
+                "import", "--format", "calculon", "@s.json", "--output", "@n.json"));
+        cases.add(of("import calculon", "a negative bandwidth", "mem1.GBps must be a positive number",
+                Map.of("s.json", system.replace("\"GBps\": 3000", "\"GBps\": -3000")),
+                "import", "--format", "calculon", "@s.json", "--output", "@n.json"));
+        cases.add(of("import calculon", "an llm-analysis GPU file", "give --format llm-analysis",
+                Map.of("g.json", gpu), "import", "--format", "calculon", "@g.json", "--output", "@n.json"));
+        cases.add(of("import calculon", "output exists", "--output must not exist",
+                Map.of("s.json", system, "n.json", "mine"), "import", "--format", "calculon", "@s.json", "--output",
+                "@n.json"));
+        cases.add(of("predict", "--compare with a missing profile", "missing.json", "predict", "--model", "gpt2-124m",
+                "--compare", "h100,profile:@missing.json"));
+        cases.add(of("predict", "--compare with profile: naming nothing", "profile:FILE", "predict", "--model",
+                "gpt2-124m", "--compare", "h100,profile:"));
+        for (String format : List.of("llm-analysis", "calculon")) {
+            cases.add(of("import " + format, "empty file", "out.txt", Map.of("out.txt", ""), "import", "--format",
+                    format, "@out.txt", "--output", "@n.json"));
+            cases.add(of("import " + format, "garbage", "out.txt",
+                    Map.of("out.txt", "Function Best Rate\nCopy: lots\n\u0007"), "import", "--format", format,
+                    "@out.txt", "--output", "@n.json"));
+        }
         // Each importer's file.
         for (String format : List.of("stream", "babelstream", "likwid", "nvbandwidth", "nccl-tests", "jmh")) {
             cases.add(of("import " + format, "empty file", "out.txt", Map.of("out.txt", "", "a.json", example),
@@ -316,7 +383,35 @@ class BadInputCatalogueTest {
             readers.add(new String[] {"import " + format, "import", "--format", format, "FILE", "--into", "@a.json",
                     "--device", "gpu", "--link", "pair", "--link-kind", "network"});
         }
+        for (String format : List.of("llm-analysis", "calculon")) {
+            readers.add(new String[] {"import " + format, "import", "--format", format, "FILE", "--output", "@n.json"});
+        }
+        readers.add(new String[] {"predict --compare profile:", "predict", "--model", "gpt2-124m", "--compare",
+                "h100,profile:FILE"});
         return readers;
+    }
+
+    /** An llm-analysis GPU file (GPUConfig's keys) that imports; the figures are made up for the test. */
+    static String llmAnalysisGpuFile() {
+        return """
+                {"name": "test-gpu", "mem_per_GPU_in_GB": 48, "hbm_bandwidth_in_GB_per_sec": 1500,
+                 "intra_node_bandwidth_in_GB_per_sec": 200, "intra_node_min_message_latency": 5e-06,
+                 "peak_fp16_TFLOPS": 250, "peak_i8_TFLOPS": 500, "inter_node_bandwidth_in_GB_per_sec": 50}
+                """;
+    }
+
+    /** A Calculon system file that imports; the figures are made up for the test. */
+    static String calculonSystemFile() {
+        return """
+                {"matrix": {"float16": {"tflops": 400, "gflops_efficiency": [[100, 0.9], [10, 0.8], [0, 0.2]]}},
+                 "vector": {"float32": {"tflops": 50, "gflops_efficiency": [[0, 0.5]]}},
+                 "mem1": {"GiB": 64, "GBps": 3000, "MB_efficiency": [[100, 0.85], [0, 0.3]]},
+                 "mem2": {"GiB": 0, "GBps": 40, "MB_efficiency": [[0, 0.5]]},
+                 "processing_mode": "roofline",
+                 "networks": [{"bandwidth": 400, "efficiency": 0.75, "size": 8, "latency": 0.00001,
+                   "ops": {"p2p": [1.0, null], "reduce_scatter": [1.5, -1], "all_gather": [1.5, -1],
+                           "all_reduce": [2.0, -1]}, "must_be_filled": true, "processor_usage": 0.1}]}
+                """;
     }
 
     /** The GB10 fixture made from published measurements (a GPU, no links). */
@@ -356,7 +451,8 @@ class BadInputCatalogueTest {
     }
 
     private static String[] withFile(String[] reader, String file) {
-        return java.util.Arrays.stream(reader).skip(1).map(a -> a.equals("FILE") ? file : a).toArray(String[]::new);
+        return java.util.Arrays.stream(reader).skip(1).map(a -> a.equals("FILE") ? file
+                : a.replace("profile:FILE", "profile:" + file)).toArray(String[]::new);
     }
 
     private static void hostileFiles(List<Case> cases, String example) {
@@ -367,7 +463,8 @@ class BadInputCatalogueTest {
                         withFile(reader, "%" + kind.getKey())));
             }
             boolean json = !reader[0].startsWith("import ") || reader[0].equals("import nvbandwidth")
-                    || reader[0].equals("import jmh");
+                    || reader[0].equals("import jmh") || reader[0].equals("import llm-analysis")
+                    || reader[0].equals("import calculon");
             if (json) {
                 for (Map.Entry<String, String[]> kind : hostileJson(example).entrySet()) {
                     Map<String, String> files = new java.util.HashMap<>(base);
@@ -630,8 +727,11 @@ class BadInputCatalogueTest {
             Files.write(path, bytes(file.getValue()));
         }
         Map<String, Long> before = snapshot(dir);
+        // A file inside a list (--compare h100,profile:@a.json) is substituted where it follows "profile:".
         List<String> args = c.args().stream().map(a -> a.startsWith("@") ? dir + "/" + a.substring(1)
-                : a.startsWith("%") ? special.resolve(a.substring(1)).toString() : a).toList();
+                : a.startsWith("%") ? special.resolve(a.substring(1)).toString()
+                : a.replace("profile:@", "profile:" + dir + "/").replace("profile:%", "profile:" + special + "/"))
+                .toList();
 
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -8,7 +8,8 @@ import java.util.List;
  * a profile need nothing but this module.
  *
  * @param hostname       the node's name, as {@code hostname} prints it
- * @param cpu            processor identification and core types
+ * @param cpu            processor identification and core types; absent where the profile describes no host, as
+ *                       for a machine imported from another estimator's hardware file (it names no processor)
  * @param caches         one entry per distinct cache (level, type, core type)
  * @param memoryBytes    total memory the operating system reports, if known
  * @param numaNodes      NUMA nodes, if known
@@ -30,7 +31,6 @@ public record Host(
 
     public Host {
         Checks.text("host.hostname", hostname);
-        Checks.present("host.cpu", cpu);
         caches = Checks.list("host.caches", caches);
         Checks.optionalPositive("host.memoryBytes", memoryBytes);
         Checks.optionalPositive("host.numaNodes", numaNodes);

@@ -21,7 +21,12 @@ public enum ImportFormat {
     NVBANDWIDTH("nvbandwidth", "nvbandwidth output", "gpu", "^nvbandwidth Version:|\"nvbandwidth\"\\s*:"),
     NCCL_TESTS("nccl-tests", "nccl-tests output", "gpu",
             "^# nccl-tests version|^rccl-tests: Version|^#?\\s*nThread \\d+ nGpus \\d+|^#.*\\balgbw\\b.*\\bbusbw\\b"),
-    JMH("jmh", "JMH result JSON of membound's benchmarks", "cpu", "\"primaryMetric\"\\s*:");
+    JMH("jmh", "JMH result JSON of membound's benchmarks", "cpu", "\"primaryMetric\"\\s*:"),
+    /** llm-analysis's GPU file (its {@code GPUConfig}): a machine of its own, not figures to add to a profile. */
+    LLM_ANALYSIS("llm-analysis", "llm-analysis GPU file", "gpu",
+            "\"(?:hbm_bandwidth_in_GB_per_sec|peak_fp16_TFLOPS|mem_per_GPU_in_GB)\"\\s*:"),
+    /** Calculon's system file: a machine of its own. */
+    CALCULON("calculon", "Calculon system file", "gpu", "\"(?:gflops_efficiency|MB_efficiency)\"\\s*:");
 
     private final String formatName;
     private final String what;
@@ -46,6 +51,28 @@ public enum ImportFormat {
         return defaultDevice;
     }
 
+    /** What the file is, for errors: "llm-analysis GPU file". */
+    public String what() {
+        return what;
+    }
+
+    /** The tool's own name, as its provenance gives it. */
+    public String toolName() {
+        return switch (this) {
+            case LLM_ANALYSIS -> "llm-analysis";
+            case CALCULON -> "Calculon";
+            default -> formatName;
+        };
+    }
+
+    /**
+     * Whether the file describes a machine of its own (another estimator's hardware file), read by
+     * {@link HardwareFileImport} into a profile by itself, rather than figures added to a profile.
+     */
+    public boolean makesMachine() {
+        return this == LLM_ANALYSIS || this == CALCULON;
+    }
+
     /** Whether this format's figures describe a link rather than a device's memory. */
     public boolean hasLinks() {
         return this == NVBANDWIDTH || this == NCCL_TESTS;
@@ -66,6 +93,9 @@ public enum ImportFormat {
 
     /** Reads {@code file} as this tool's output. */
     public ImportedFigures parse(Path file, int gpuIndex) {
+        if (makesMachine()) {
+            throw new IllegalStateException(this + " makes a machine of its own: read it with HardwareFileImport");
+        }
         return switch (this) {
             case NVBANDWIDTH, JMH -> parse(InputFiles.readBytes(file, what, InputFiles.Kind.TOOL_OUTPUT), file.toString(),
                     gpuIndex);
@@ -84,6 +114,8 @@ public enum ImportFormat {
                 checkIsThisTool(ToolOutput.lines(new String(bytes, StandardCharsets.UTF_8)), file);
                 yield JmhResultImporter.parse(ProfileJson.readArray(bytes, file, what), file);
             }
+            case LLM_ANALYSIS, CALCULON -> throw new IllegalStateException(this + " makes a machine of its own: read "
+                    + "it with HardwareFileImport");
             default -> parse(ToolOutput.of(bytes, file, what));
         };
     }
@@ -103,7 +135,7 @@ public enum ImportFormat {
      * A file that shows none of this tool's own lines and another tool's is refused in one line naming the tool
      * it looks like, rather than failing later on a line this tool never prints.
      */
-    private void checkIsThisTool(List<String> lines, String file) {
+    void checkIsThisTool(List<String> lines, String file) {
         if (lines.stream().anyMatch(line -> signature.matcher(line).find())) {
             return;
         }

@@ -297,7 +297,7 @@ public final class ProfileImport {
                 }
             });
         }
-        if (device.kind() == DeviceKind.CPU && figure.threads() != null
+        if (device.kind() == DeviceKind.CPU && figure.threads() != null && host.cpu() != null
                 && figure.threads() < host.cpu().logicalCpus()) {
             flags.add(new Quality.Flag("fewer-threads-than-cores", figure.threads() + " threads on "
                     + host.cpu().logicalCpus() + " logical CPUs", device.id(), entry.id()));

@@ -17,6 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
+import membound.calibrator.imports.HardwareFileImport;
 import membound.calibrator.imports.ImportFormat;
 import membound.calibrator.imports.ImportedFigures;
 import membound.calibrator.imports.ProfileImport;
@@ -39,6 +40,9 @@ import membound.vocabulary.LinkKind;
                 "Formats: stream (McCalpin stream.c 5.9/5.10, stream_mpi.c), babelstream (text or --csv, MB/s or "
                         + "MiB/s, releases 0.9 to 5.0), likwid (likwid-bench 4.x/5.x), nvbandwidth (its -j JSON or "
                         + "text), nccl-tests (all_reduce_perf table of nccl-tests or rccl-tests).",
+                "Another estimator's hardware file, llm-analysis (its GPU file) or calculon (its system file), is a "
+                        + "machine of its own: it is written with --output as a profile by itself (no --into), its "
+                        + "peaks on the datasheet basis, for predict --profile FILE or --compare profile:FILE.",
                 "A new link's kind is inferred from the output (hosts, device names) unless --link-kind is given; "
                         + "the report says what was inferred and from what.",
                 "Give --format twice to choose how this command reports: --format babelstream --format json."})
@@ -50,20 +54,22 @@ public final class ImportCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--format", required = true, paramLabel = "FORMAT",
-            description = "the tool's output format (stream, babelstream, likwid, nvbandwidth, nccl-tests); "
+            description = "the tool's output format (stream, babelstream, likwid, nvbandwidth, nccl-tests), or "
+                    + "another estimator's hardware file (llm-analysis, calculon); "
                     + "given again as text or json, how this command reports")
     List<String> formats = new ArrayList<>();
 
     @Parameters(index = "0", paramLabel = "FILE", description = "the tool's output")
     Path file;
 
-    @Option(names = "--into", required = true, paramLabel = "PROFILE",
-            description = "the profile to add to: a file, latest or latest:<host> (it is not changed)")
+    @Option(names = "--into", paramLabel = "PROFILE",
+            description = "the profile to add to: a file, latest or latest:<host> (it is not changed); not for "
+                    + "llm-analysis and calculon, whose file is a machine of its own")
     String into;
 
     @Option(names = "--device", paramLabel = "ID", description = "device for bandwidth figures, and the GPU end of "
-            + "an nvbandwidth link (default: cpu for stream, babelstream and likwid; gpu for nvbandwidth and "
-            + "nccl-tests)")
+            + "an nvbandwidth link, or the device an llm-analysis or Calculon file describes (default: cpu for "
+            + "stream, babelstream and likwid; gpu for nvbandwidth, nccl-tests, llm-analysis and calculon)")
     String device;
 
     @Option(names = "--device-name", paramLabel = "TEXT", description = "name of a device this import creates")
@@ -94,7 +100,7 @@ public final class ImportCommand implements Callable<Integer> {
     int gpuIndex;
 
     @Option(names = "--output", paramLabel = "FILE", description = "write the new profile here (must not exist) "
-            + "instead of the profiles directory")
+            + "instead of the profiles directory; required for llm-analysis and calculon")
     Path output;
 
     @Option(names = "--partial", description = "import an output cut off inside its table (nccl-tests without its "
@@ -138,6 +144,13 @@ public final class ImportCommand implements Callable<Integer> {
         }
         if (gpuIndex < 0) {
             throw new BadInputException("--gpu-index must be >= 0: --gpu-index=" + gpuIndex);
+        }
+        if (tool.makesMachine()) {
+            return machine(tool, report);
+        }
+        if (into == null) {
+            throw new BadInputException("--into must name the profile to add " + tool + " figures to (a file, latest "
+                    + "or latest:<host>): --into=<missing>");
         }
         LinkKind kind = linkKind == null ? null : Labelled.parse(LinkKind.class, "--link-kind", linkKind);
 
@@ -187,6 +200,74 @@ public final class ImportCommand implements Callable<Integer> {
             flags.forEach((text, count) -> out.println("flag  " + text + (count > 1 ? " (" + count + " figures)" : "")));
             for (String s : result.skipped()) {
                 out.println("skipped " + s);
+            }
+        }
+        out.flush();
+        return 0;
+    }
+
+    /**
+     * Another estimator's hardware file: a profile of its own, written to {@code --output} only; the flags that place
+     * figures into a profile or onto a link do not apply.
+     */
+    private Integer machine(ImportFormat tool, OutputFormat report) {
+        Map<String, Object> notForIt = new LinkedHashMap<>();
+        notForIt.put("--into", into);
+        notForIt.put("--link", link);
+        notForIt.put("--link-kind", linkKind);
+        notForIt.put("--from", from);
+        notForIt.put("--to", to);
+        notForIt.put("--unified-memory-with", unifiedMemoryWith.isEmpty() ? null : String.join(",", unifiedMemoryWith));
+        notForIt.put("--gpu-index", gpuIndex == 0 ? null : gpuIndex);
+        notForIt.put("--partial", partial ? true : null);
+        for (Map.Entry<String, Object> flag : notForIt.entrySet()) {
+            if (flag.getValue() != null) {
+                throw new BadInputException(flag.getKey() + " must not be given with --format " + tool + ": "
+                        + tool.what() + " is a machine of its own, written by itself to --output (" + flag.getKey()
+                        + "=" + flag.getValue() + ")");
+            }
+        }
+        if (output == null) {
+            throw new BadInputException("--output must be given with --format " + tool + ": " + tool.what() + " is a "
+                    + "machine of its own, not a calibration of this host, so it never goes into the profiles "
+                    + "directory where it would become latest: --output=<missing>");
+        }
+        if (java.nio.file.Files.exists(output, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new BadInputException("--output must not exist (profiles are never overwritten): --output=" + output);
+        }
+        byte[] bytes = membound.vocabulary.files.InputFiles.readBytes(file, tool.what(),
+                membound.vocabulary.files.InputFiles.Kind.TOOL_OUTPUT);
+        HardwareFileImport.Result result = HardwareFileImport.read(tool, bytes,
+                new HardwareFileImport.Target(device, deviceName),
+                new HardwareFileImport.RunContext(file.toString(), CommandSupport.commandLine(spec),
+                        CommandSupport.version(), Instant.now()));
+        Path written = ProfileStore.saveAs(result.profile(), output);
+        PrintWriter out = spec.commandLine().getOut();
+        if (report == OutputFormat.JSON) {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("written", written.toString());
+            json.put("tool", tool.toolName());
+            json.put("file", file.toString());
+            json.put("read", result.read());
+            json.put("inferred", result.inferred());
+            json.put("skipped", result.skipped());
+            json.put("flags", result.profile().quality().flags());
+            out.print(ProfileJson.toJson(json));
+        } else {
+            out.println("wrote " + written);
+            out.println("from  " + tool.what() + " " + file + ": a machine of its own (predict --profile " + written
+                    + ", or beside others with --compare profile:" + written + ")");
+            for (String r : result.read()) {
+                out.println("read  " + r);
+            }
+            for (String i : result.inferred()) {
+                out.println("inferred " + i);
+            }
+            for (String s : result.skipped()) {
+                out.println("skipped " + s);
+            }
+            for (Quality.Flag f : result.profile().quality().flags()) {
+                out.println("flag  " + f.code() + ": " + f.message());
             }
         }
         out.flush();

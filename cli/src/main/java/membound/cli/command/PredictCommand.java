@@ -87,7 +87,16 @@ public final class PredictCommand implements Callable<Integer> {
         if (options.hardware() != null) {
             machineNames.add(options.hardware());
         }
-        machineNames.addAll(options.compare());
+        for (String name : options.compare()) {
+            if (name.startsWith("profile:")) {
+                // A profile that cannot be read is bad input, not a row the model could not predict on.
+                Path file = ProfileDirectory.repositoryDefault().resolve(name.substring("profile:".length()));
+                membound.profile.ProfileJson.read(file);
+                machineNames.add("profile:" + file);
+            } else {
+                machineNames.add(name);
+            }
+        }
         if (machineNames.isEmpty()) {
             throw new BadInputException("hardware must be given: --hardware NAME (" + String.join(", ", Machines.catalogIds())
                     + "), --profile PATH or --compare A,B");
@@ -136,8 +145,15 @@ public final class PredictCommand implements Callable<Integer> {
     }
 
     private Machine machine(String name, Overrides overrides) {
-        Machine machine = name.startsWith("profile:") ? Machines.profile(profileFile, options.device(), overrides)
-                : Machines.datasheet(name, overrides);
+        Machine machine;
+        if (profileFile != null && name.equals("profile:" + profileFile)) {
+            machine = Machines.profile(profileFile, options.device(), overrides);
+        } else if (name.startsWith("profile:")) {
+            // A --compare profile:FILE (resolved above): its own training device (--device is the --profile's).
+            machine = Machines.profile(Path.of(name.substring("profile:".length())), null, overrides);
+        } else {
+            machine = Machines.datasheet(name, overrides);
+        }
         return machine.withCpuStreams(options.cpuStreams());
     }
 

@@ -79,10 +79,15 @@ public final class ShowCommand implements Callable<Integer> {
         Host h = p.host();
         line(s, "profile", file.toString());
         List<String> cpu = new ArrayList<>();
-        cpu.add(h.cpu().architecture());
-        cpu.add(h.cpu().logicalCpus() + " logical CPUs");
-        if (!h.cpu().coreTypes().isEmpty()) {
-            cpu.add(String.join(" + ", h.cpu().coreTypes().stream().map(t -> t.count() + "x " + t.name()).toList()));
+        if (h.cpu() == null) {
+            cpu.add("no host described (the figures are another estimator's hardware file's)");
+        } else {
+            cpu.add(h.cpu().architecture());
+            cpu.add(h.cpu().logicalCpus() + " logical CPUs");
+            if (!h.cpu().coreTypes().isEmpty()) {
+                cpu.add(String.join(" + ", h.cpu().coreTypes().stream().map(t -> t.count() + "x " + t.name())
+                        .toList()));
+            }
         }
         if (h.memoryBytes() != null) {
             cpu.add(Units.formatBytes(h.memoryBytes()) + " memory");
@@ -92,7 +97,7 @@ public final class ShowCommand implements Callable<Integer> {
         }
         line(s, "host", h.hostname() + ": " + String.join(", ", cpu));
         List<String> system = new ArrayList<>();
-        if (h.cpu().vendor() != null || h.cpu().model() != null) {
+        if (h.cpu() != null && (h.cpu().vendor() != null || h.cpu().model() != null)) {
             system.add(((h.cpu().vendor() != null ? h.cpu().vendor() + " " : "")
                     + (h.cpu().model() != null ? h.cpu().model() : "")).strip());
         }
@@ -133,7 +138,8 @@ public final class ShowCommand implements Callable<Integer> {
 
         s.append('\n');
         Nominal n = p.nominal();
-        line(s, "nominal", n.platformName() != null ? n.platformName() + " (" + n.platformId() + ")" : "no platform");
+        line(s, "nominal", n.platformName() != null ? n.platformName() + (n.platformId() != null ? " ("
+                + n.platformId() + ")" : "") : "no platform");
         for (Nominal.MemoryBandwidth m : n.memoryBandwidth()) {
             line(s, "", "memory of " + String.join(", ", m.deviceIds()) + ": " + (m.state() == Nominal.State.KNOWN
                     ? Units.formatBandwidth(m.bytesPerSecond()) + " [" + source(m.provenance()) + "]"

@@ -59,7 +59,8 @@ public final class PredictOptions {
     String device;
 
     @Option(names = "--compare", paramLabel = "ID", split = ",", splitSynopsisLabel = ",",
-            description = "Datasheet entries to put side by side (the profile or --hardware comes first).")
+            description = "Machines to put side by side (the profile or --hardware comes first): datasheet "
+                    + "entries, or profile:FILE for a profile (an imported llm-analysis or Calculon file too).")
     List<String> compare = new ArrayList<>();
 
     @Option(names = "--memory-bandwidth", paramLabel = "[MACHINE:]RATE",
@@ -348,9 +349,18 @@ public final class PredictOptions {
         return device;
     }
 
-    /** The --compare machines, each a catalog entry (an unknown one is an error with close matches, not a row). */
+    /**
+     * The --compare machines, each a catalog entry (an unknown one is an error with close matches, not a row) or
+     * {@code profile:FILE} (a file, latest or latest:host), which must name something.
+     */
     public List<String> compare() {
         compare.stream().filter(name -> !name.startsWith("profile:")).forEach(PredictOptions::knownMachine);
+        for (String name : compare) {
+            if (name.equals("profile:")) {
+                throw new BadInputException("--compare profile: must name a profile file (profile:FILE, profile:latest): "
+                        + "--compare=" + String.join(",", compare));
+            }
+        }
         return List.copyOf(compare);
     }
 
