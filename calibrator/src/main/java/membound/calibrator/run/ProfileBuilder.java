@@ -100,6 +100,8 @@ final class ProfileBuilder {
         List<LatencyEntry> latency = new ArrayList<>();
         List<ComputeEntry> compute = new ArrayList<>();
         List<OperationEntry> operations = new ArrayList<>();
+        // DRAM entries by footprint whose arrays are below STREAM's rule: flagged only where one is a ceiling.
+        Map<String, Long> belowDramRule = new TreeMap<>();
         Quality quality = Quality.none();
         for (RunResult result : results) {
             Map<String, String> settings = settings(result);
@@ -108,12 +110,8 @@ final class ProfileBuilder {
                 BandwidthEntry entry = bandwidthEntry(stream, settings);
                 bandwidth.add(entry);
                 quality = flagIfNoisy(quality, entry.id(), entry.streamBytesPerSecond());
-                long rule = membound.benchmarks.sizing.WorkingSet.DRAM_MULTIPLE * caches.lastLevelTotalBytes();
-                if (entry.level() == MemoryLevel.DRAM && stream.workload().arrayBytes() < rule) {
-                    quality = quality.with(new Quality.Flag("working-set-too-small", "each array is "
-                            + membound.vocabulary.units.Units.formatBytes(stream.workload().arrayBytes())
-                            + ", below 4x the last-level cache (" + membound.vocabulary.units.Units.formatBytes(rule)
-                            + "): part of it may be served from cache", CPU, entry.id()));
+                if (entry.level() == MemoryLevel.DRAM && stream.workload().arrayBytes() < dramRule()) {
+                    belowDramRule.put(entry.id(), stream.workload().arrayBytes());
                 }
             } else if (LatencyResult.isLatency(result)) {
                 latency.add(latencyEntry(LatencyResult.of(result), settings));
@@ -157,8 +155,12 @@ final class ProfileBuilder {
         Optional<membound.benchmarks.gpu.GpuRun> gpuRun = gpu == null ? Optional.empty() : gpu.run();
         boolean unified = platform.map(PlatformSpec::unifiedMemory).orElse(false) && gpuSpec.isPresent()
                 || gpuRun.map(run -> run.device().sharesHostMemory()).orElse(false);
+        List<membound.profile.LevelCeiling> levels = MemoryCeilingRule.ceilings(bandwidth);
+        for (Quality.Flag flag : tooSmallForDram(levels, belowDramRule)) {
+            quality = quality.with(flag);
+        }
         Device cpu = new Device(CPU, DeviceKind.CPU, cpuName(), memory(), unified ? List.of(GPU) : List.of(),
-                bandwidth, MemoryCeilingRule.ceilings(bandwidth), scaling(bandwidth), latency, compute,
+                bandwidth, levels, scaling(bandwidth), latency, compute,
                 ComputeCeilingRule.ceilings(compute), tenants, operations);
         devices.add(cpu);
         if (gpuRun.isPresent()) {
@@ -183,6 +185,37 @@ final class ProfileBuilder {
                 runSettings, commandLine, created, null);
         return new Profile(HostMapping.toProfile(host), nominalFigures, devices, links,
                 Efficiency.derive(devices, nominalFigures), quality, provenance);
+    }
+
+    /** STREAM's rule for a DRAM figure: every array at least 4x the last-level cache. */
+    private long dramRule() {
+        return membound.benchmarks.sizing.WorkingSet.DRAM_MULTIPLE * caches.lastLevelTotalBytes();
+    }
+
+    /**
+     * {@code working-set-too-small} for each DRAM ceiling taken from an entry whose arrays are below STREAM's rule
+     * ({@code belowDramRule}: entry id to its bytes per array). A {@code --full} sweep's points between the last-level
+     * cache and 4x it are DRAM by their footprint too, but they lose the ceiling to the run sized for DRAM, so they
+     * are not flagged: the flag says a ceiling may be partly a cache's, which only a ceiling can be.
+     */
+    private List<Quality.Flag> tooSmallForDram(List<membound.profile.LevelCeiling> levels,
+            Map<String, Long> belowDramRule) {
+        java.util.Set<String> ceilings = new java.util.TreeSet<>();
+        for (membound.profile.LevelCeiling ceiling : levels) {
+            if (ceiling.level() == MemoryLevel.DRAM && ceiling.bandwidthId() != null) {
+                ceilings.add(ceiling.bandwidthId());
+            }
+        }
+        List<Quality.Flag> flags = new ArrayList<>();
+        belowDramRule.forEach((id, arrayBytes) -> {
+            if (ceilings.contains(id)) {
+                flags.add(new Quality.Flag("working-set-too-small", "each array is "
+                        + membound.vocabulary.units.Units.formatBytes(arrayBytes) + ", below 4x the last-level cache ("
+                        + membound.vocabulary.units.Units.formatBytes(dramRule()) + "): part of it may be served from "
+                        + "cache", CPU, id));
+            }
+        });
+        return flags;
     }
 
     private BandwidthEntry bandwidthEntry(StreamResult stream, Map<String, String> settings) {
