@@ -226,7 +226,7 @@ final class MemoryCounters {
     private static Reading say(PrintWriter progress, Reading reading) {
         if (reading.counters() != null) {
             WriteAllocation.MemoryCounters c = reading.counters();
-            progress.printf(Locale.ROOT, " read %s, wrote %s%n", Units.formatBytes((long) c.readBytes()),
+            progress.printf(Locale.ROOT, "read %s, wrote %s%n", Units.formatBytes((long) c.readBytes()),
                     Units.formatBytes((long) c.writeBytes()));
         } else {
             progress.println(reading.note());

@@ -1,6 +1,7 @@
 package membound.calibrator.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintStream;
 import java.io.OutputStream;
@@ -23,8 +24,12 @@ import membound.benchmarks.suite.SuiteRequest;
 import membound.benchmarks.suite.SuiteRunner;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
+import membound.profile.BandwidthEntry;
+import membound.profile.Device;
+import membound.profile.LevelCeiling;
 import membound.profile.Profile;
 import membound.profile.Quality;
+import membound.profile.WriteAllocation;
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.MemoryLevel;
 
@@ -47,11 +52,55 @@ class ProfileBuilderTest {
     }
 
     static Profile build(List<RunResult> results) {
+        return build(results, MemoryCounters.Reading.NOT_TRIED);
+    }
+
+    static Profile build(List<RunResult> results, MemoryCounters.Reading counters) {
         Host host = HostDetector.detect();
         return new ProfileBuilder(host, SMALL_CACHES, Optional.empty(),
                 new ProfileBuilder.NominalBandwidth(null, null, "not needed by this test"), Map.of("mode", "full"),
                 "membound calibrate --full (test)", Instant.parse("2026-12-01T00:00:00Z"), "test")
-                .build(results, LoadReport.unmonitored(results.size()));
+                .build(results, LoadReport.unmonitored(results.size()), List.of(), null, counters);
+    }
+
+    /** What a memory controller counted during Fill: {@code read} bytes for every 40 GB written. */
+    private static MemoryCounters.Reading counted(double read) {
+        return new MemoryCounters.Reading(new WriteAllocation.MemoryCounters("perf stat -a", List.of(
+                "uncore_imc/cas_count_read/", "uncore_imc/cas_count_write/"), read, 40e9, 2, "Fill (test)"), null);
+    }
+
+    @Test
+    void everyHardwareByteFigureAndTheUpdateCeilingCountWhatTheStoresWereFoundToDo() throws Exception {
+        List<RunResult> results = run(stream("COPY", "DRAM:1048576"), stream("FILL", "DRAM:1048576"),
+                stream("SUM", "DRAM:1048576"));
+
+        // Counters that saw a read for every line written: stores allocate, Copy moves 1.5x and Fill 2x their bytes.
+        Device allocating = build(results, counted(39e9)).device("cpu").orElseThrow();
+        assertEquals(WriteAllocation.Answer.YES, allocating.writeAllocation().answer());
+        assertEquals(1.5, hardwareOverStream(allocating, "copy-double-vector-1t-dram"), 1e-9);
+        assertEquals(2.0, hardwareOverStream(allocating, "fill-double-vector-1t-dram"), 1e-9);
+        assertEquals(1.0, hardwareOverStream(allocating, "sum-double-vector-1t-dram"), 1e-9);
+        LevelCeiling copy = allocating.ceiling(MemoryLevel.DRAM, AccessPattern.COPY).orElseThrow();
+        LevelCeiling update = allocating.ceiling(MemoryLevel.DRAM, AccessPattern.UPDATE).orElseThrow();
+        assertTrue(update.inHardwareBytes());
+        assertEquals(1.5, update.bytesPerSecond() / copy.bytesPerSecond(), 1e-9, "an update at copy's hardware rate");
+
+        // Counters that saw (next to) no reads: the stores streamed, the memory moved what the code wrote.
+        Device streaming = build(results, counted(0.4e9)).device("cpu").orElseThrow();
+        assertEquals(WriteAllocation.Answer.NO, streaming.writeAllocation().answer());
+        for (BandwidthEntry entry : streaming.bandwidth()) {
+            assertEquals(1.0, hardwareOverStream(streaming, entry.id()), 1e-9, entry.id());
+        }
+        assertEquals(streaming.ceiling(MemoryLevel.DRAM, AccessPattern.COPY).orElseThrow().bytesPerSecond(),
+                streaming.ceiling(MemoryLevel.DRAM, AccessPattern.UPDATE).orElseThrow().bytesPerSecond(),
+                "an update at copy's own rate");
+        assertEquals(List.of("sum-double-vector-1t-dram", "fill-double-vector-1t-dram"),
+                streaming.writeAllocation().bandwidthIds(), "the entries beside the counters");
+    }
+
+    private static double hardwareOverStream(Device cpu, String id) {
+        BandwidthEntry entry = cpu.bandwidthEntry(id).orElseThrow();
+        return entry.hardwareBytesPerSecond().typical() / entry.streamBytesPerSecond().typical();
     }
 
     private static SuiteRequest stream(String kernel, String... workingSets) {
