@@ -104,6 +104,16 @@ public record Device(
                 throw Checks.bad("device.writeAllocation", "given for a cpu only (device " + id + " is a " + kind + ")",
                         writeAllocation.answer());
             }
+            if (!writeAllocation.storesAllocate()) {
+                for (BandwidthEntry entry : bandwidth) {
+                    if (entry.hardwareBytesPerSecond() != null
+                            && !entry.hardwareBytesPerSecond().equals(entry.streamBytesPerSecond())) {
+                        throw Checks.bad("device.bandwidth.hardwareBytesPerSecond", "the STREAM figure where the "
+                                + "cpu's stores do not allocate (writeAllocation no): bandwidth " + entry.id(),
+                                entry.hardwareBytesPerSecond().typical());
+                    }
+                }
+            }
             for (String bandwidthId : writeAllocation.bandwidthIds()) {
                 if (!bandwidthIds.contains(bandwidthId)) {
                     throw Checks.bad("device.writeAllocation.bandwidthId", "the id of a bandwidth entry of device " + id,

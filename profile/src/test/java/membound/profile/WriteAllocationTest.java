@@ -35,9 +35,9 @@ class WriteAllocationTest {
     @Test
     void aMeasuredAnswerWithItsEvidenceAndCountersSurvivesWriteAndRead() {
         List<String> ids = ids();
-        WriteAllocation measured = new WriteAllocation(WriteAllocation.Answer.NO, "Sum 52 GB/s, Fill 50 GB/s: 1.04",
-                ids.get(0), ids.get(1), 1.04, ids.get(2), 1.1, new WriteAllocation.MemoryCounters("perf stat -a",
-                List.of("uncore_imc/cas_count_read/", "uncore_imc/cas_count_write/"), 1.5e9, 40e9, 2.0,
+        WriteAllocation measured = new WriteAllocation(WriteAllocation.Answer.YES, "Sum 100 GB/s, Fill 50 GB/s: 2.0",
+                ids.get(0), ids.get(1), 2.0, ids.get(2), 1.1, new WriteAllocation.MemoryCounters("perf stat -a",
+                List.of("uncore_imc/cas_count_read/", "uncore_imc/cas_count_write/"), 39e9, 40e9, 2.0,
                 "Fill (vector) on 2 GiB, 20 threads"), null);
         Profile profile = withCpu(cpu().withWriteAllocation(measured));
 
@@ -45,10 +45,20 @@ class WriteAllocationTest {
         Profile read = ProfileJson.read(written, "w.json");
         assertEquals(profile, read);
         WriteAllocation back = read.device("cpu").orElseThrow().writeAllocation();
-        assertEquals(WriteAllocation.Answer.NO, back.answer());
-        assertFalse(back.storesAllocate(), "a measured no: hardware bytes are STREAM's");
-        assertEquals(1.5e9 / 40e9, back.counters().readOverWrite());
-        assertTrue(new String(written, java.nio.charset.StandardCharsets.UTF_8).contains("\"answer\": \"no\""));
+        assertEquals(WriteAllocation.Answer.YES, back.answer());
+        assertTrue(back.storesAllocate());
+        assertEquals(39e9 / 40e9, back.counters().readOverWrite());
+        assertTrue(new String(written, java.nio.charset.StandardCharsets.UTF_8).contains("\"answer\": \"yes\""));
+    }
+
+    @Test
+    void whereStoresDoNotAllocateEveryHardwareByteFigureIsTheStreamOne() {
+        // The example counts write-allocate (its copy's hardware figure is 1.5x its STREAM one): a no contradicts it.
+        WriteAllocation no = new WriteAllocation(WriteAllocation.Answer.NO, "r", ids().get(0), ids().get(1), 1.0, null,
+                null, null, null);
+        BadInputException e = assertThrows(BadInputException.class, () -> cpu().withWriteAllocation(no));
+        assertTrue(e.getMessage().startsWith("device.bandwidth.hardwareBytesPerSecond must be the STREAM figure where "
+                + "the cpu's stores do not allocate (writeAllocation no): bandwidth "), e.getMessage());
     }
 
     @Test
