@@ -29,7 +29,8 @@ import membound.vocabulary.units.Units;
  *       bandwidth is 0.6-0.9 of its read bandwidth).</li>
  *   <li>{@value #STREAMS_AT_MOST} or less: <b>no</b>, only where the team saturated memory, which Sum with half the
  *       team says: the full team's Sum is at most {@value #SATURATED_GAIN_AT_MOST}x the half team's (more exactly,
- *       adding the rest of the team added at most a quarter of what linear scaling would). Where a team does not
+ *       adding the rest of the team added at most a quarter of what linear scaling would), and not below
+ *       {@value #SATURATED_GAIN_AT_LEAST}x (a team that reads slower than its half lost cpus to other processes). Where a team does not
  *       saturate memory, each core is held back by how many lines it can have in flight; a store that allocates waits
  *       for its line as a load does, so Fill then runs near Sum whatever the stores do, and the ratio tells nothing.
  *       Without Sum at half the team, whether memory was saturated is unknown and so is the answer.</li>
@@ -49,6 +50,12 @@ public final class WriteAllocationRule {
     public static final double STREAMS_AT_MOST = 1.3;
     /** The full team's Sum over half the team's at or below which the full team saturated memory. */
     public static final double SATURATED_GAIN_AT_MOST = 1.25;
+    /**
+     * ... and below which the full team lost cpus to something else: a saturated memory gives a larger team about
+     * the same rate, not much less (on the shared development VM, 0.43-0.81 while other processes took 1.4-1.7 of
+     * its 2 cpus).
+     */
+    public static final double SATURATED_GAIN_AT_LEAST = 0.9;
     /** A figure whose coefficient of variation is above this cannot decide (the profile's noisy threshold). */
     public static final double NOISY_CV = 0.10;
     /** Bytes read over bytes written by the memory controller during Fill at or above which stores allocate. */
@@ -116,6 +123,11 @@ public final class WriteAllocationRule {
             why = String.format(Locale.ROOT, "<= %.2f, but whether the team saturated memory is unknown (no Sum with "
                     + "half the team): a core limited by its own line fills runs Fill near Sum whether or not its "
                     + "stores allocate", STREAMS_AT_MOST);
+        } else if (gain < SATURATED_GAIN_AT_LEAST) {
+            answer = Answer.UNDETERMINED;
+            why = String.format(Locale.ROOT, "<= %.2f, but the full team read slower than half of it (%.2fx, below "
+                    + "%.2fx): it lost cpus to other processes, so whether it saturated memory is unknown",
+                    STREAMS_AT_MOST, gain, SATURATED_GAIN_AT_LEAST);
         } else if (gain > saturatedGain(p.read(), half.get())) {
             answer = Answer.UNDETERMINED;
             why = String.format(Locale.ROOT, "<= %.2f, but the team did not saturate memory (%.2fx the half team's "

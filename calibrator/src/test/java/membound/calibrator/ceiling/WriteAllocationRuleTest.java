@@ -82,6 +82,12 @@ class WriteAllocationRuleTest {
         assertTrue(unsaturated.reason().contains("the team did not saturate memory (1.82x the half team's Sum"),
                 unsaturated.reason());
 
+        // As on the shared development VM: the full team read slower than its half, having lost cpus to others.
+        WriteAllocation crowded = decide(dram("sum", 2, 8.41e9), dram("fill", 2, 8.38e9), dram("sum", 1, 10.32e9));
+        assertEquals(Answer.UNDETERMINED, crowded.answer(), crowded.reason());
+        assertTrue(crowded.reason().contains("the full team read slower than half of it (0.81x, below 0.90x)"),
+                crowded.reason());
+
         WriteAllocation unknown = decide(dram("sum", 2, 40e9), dram("fill", 2, 41e9));
         assertEquals(Answer.UNDETERMINED, unknown.answer(), unknown.reason());
         assertNull(unknown.halfTeamBandwidthId());
