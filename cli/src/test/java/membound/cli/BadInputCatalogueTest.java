@@ -205,9 +205,9 @@ class BadInputCatalogueTest {
         cases.add(of("profile", "truncated", "bad.json", Map.of("bad.json", example.substring(0, example.length() / 2)),
                 "show", "@bad.json"));
         cases.add(of("profile", "other schema version", "schemaVersion",
-                Map.of("bad.json", exampleWith("\"schemaVersion\": 3", "\"schemaVersion\": 7")), "show", "@bad.json"));
+                Map.of("bad.json", exampleWith("\"schemaVersion\": 4", "\"schemaVersion\": 7")), "show", "@bad.json"));
         cases.add(of("profile", "string where a number belongs", "bad.json",
-                Map.of("bad.json", exampleWith("\"schemaVersion\": 3", "\"schemaVersion\": \"one\"")),
+                Map.of("bad.json", exampleWith("\"schemaVersion\": 4", "\"schemaVersion\": \"one\"")),
                 "show", "@bad.json"));
         cases.add(of("profile", "NaN bandwidth", "bad.json",
                 Map.of("bad.json", example.replaceFirst("\"best\": [0-9.eE+]+", "\"best\": \"NaN\"")),
@@ -483,7 +483,7 @@ class BadInputCatalogueTest {
                 Map.of("config.json", "{\"model_type\":\"gpt2\",\"n_embd\":768,\"n_embd\":769}"),
                 "predict", "--model", "@config.json", "--hardware", "h100"));
         cases.add(of("profile", "duplicate key deep inside", "Duplicate field",
-                Map.of("bad.json", exampleWith("\"schemaVersion\": 3", "\"schemaVersion\": 3, \"schemaVersion\": 3")),
+                Map.of("bad.json", exampleWith("\"schemaVersion\": 4", "\"schemaVersion\": 4, \"schemaVersion\": 4")),
                 "show", "@bad.json"));
         cases.add(of("import --from", "a device the profile lacks", "from=nosuch", Map.of("a.json", example,
                 "nccl.txt", ncclOutput()), "import", "--format", "nccl-tests", "@nccl.txt", "--into", "@a.json", "--from",

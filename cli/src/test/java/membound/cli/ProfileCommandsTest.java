@@ -294,7 +294,7 @@ class ProfileCommandsTest {
                 new String(sparkBytes, java.nio.charset.StandardCharsets.UTF_8).substring(0, 500));
         Path newerProfile = Files.writeString(dir.resolve("v7.json"),
                 new String(sparkBytes, java.nio.charset.StandardCharsets.UTF_8)
-                        .replace("\"schemaVersion\": 3,", "\"schemaVersion\": 7,"));
+                        .replace("\"schemaVersion\": 4,", "\"schemaVersion\": 7,"));
         String nccl = Files.readString(TestProfiles.localFixture(
                 "nccl-tests-2.17.1-all_reduce_perf-2x-gb10-synthetic.txt"));
         Path wrongNccl = Files.writeString(dir.resolve("nccl-wrong.txt"), nccl.replaceFirst(

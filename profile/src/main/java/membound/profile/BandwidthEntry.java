@@ -11,9 +11,10 @@ import membound.vocabulary.MemoryLevel;
  *
  * <p>Bytes are counted two ways (DESIGN.md): {@code streamBytesPerSecond} counts what the code reads
  * and writes (STREAM's convention: copy and scale 2 arrays, add and triad 3, dot 2, nstream 4);
- * {@code hardwareBytesPerSecond} adds the read of each stored line that write-allocate caches do
- * (copy and scale ×1.5, add and triad ×4/3). It is absent where the write policy is unknown
- * (most imported figures).
+ * {@code hardwareBytesPerSecond} counts what the memory moved: where the CPU's stores allocate it adds the read
+ * of each stored line (copy and scale ×1.5, add and triad ×4/3, fill ×2), where they do not it is the STREAM
+ * figure; the device's {@link WriteAllocation} says which (measured, or assumed). It is absent where the write
+ * policy is unknown (imported figures, GPUs).
  *
  * @param id              unique within the device; level ceilings point to it
  * @param kernel          STREAM name of the kernel: copy, scale, add, triad, dot, nstream, read, write, ...
@@ -29,7 +30,7 @@ import membound.vocabulary.MemoryLevel;
  * @param workingSetBytes bytes of all arrays the kernel touches, all threads together, if known
  * @param level           the memory level the working set lives in
  * @param streamBytesPerSecond   bytes the code moves per second
- * @param hardwareBytesPerSecond bytes the memory moves per second with write-allocate, if known
+ * @param hardwareBytesPerSecond bytes the memory moves per second, as the device's write-allocation counts them, if known
  * @param provenance      how it was measured or where it was imported from
  */
 public record BandwidthEntry(

@@ -31,6 +31,9 @@ import membound.vocabulary.Precision;
  * @param operations        rates of elementwise operations bound by their transcendentals and reductions
  * @param launch            what starting a kernel costs (an accelerator measured by its suite), or null
  * @param sharing           how this device and the others of its memory share its bandwidth (the sharing curve)
+ * @param writeAllocation   a CPU whose bandwidth entries count hardware bytes: whether its stores allocate, which
+ *                          those figures assume (measured, undetermined, or assumed where nothing measured it);
+ *                          absent elsewhere
  */
 public record Device(
         String id,
@@ -47,7 +50,8 @@ public record Device(
         List<TenantEntry> tenants,
         @JsonInclude(JsonInclude.Include.NON_EMPTY) List<OperationEntry> operations,
         @JsonInclude(JsonInclude.Include.NON_NULL) LaunchEntry launch,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<SharingEntry> sharing) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<SharingEntry> sharing,
+        @JsonInclude(JsonInclude.Include.NON_NULL) WriteAllocation writeAllocation) {
 
     /** A device without a launch figure (every CPU, and a GPU not measured by its suite). */
     public Device(String id, DeviceKind kind, String name, Memory memory, List<String> unifiedMemoryWith,
@@ -55,7 +59,7 @@ public record Device(
                   List<LatencyEntry> latency, List<ComputeEntry> compute, List<FlopCeiling> computeCeilings,
                   List<TenantEntry> tenants, List<OperationEntry> operations) {
         this(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency, compute,
-                computeCeilings, tenants, operations, null, List.of());
+                computeCeilings, tenants, operations, null, List.of(), null);
     }
 
     public Device {
@@ -94,6 +98,32 @@ public record Device(
                 throw Checks.bad("device.levels.bandwidthId", "the id of a bandwidth entry of device " + id,
                         ceiling.bandwidthId());
             }
+        }
+        if (writeAllocation != null) {
+            if (kind != DeviceKind.CPU) {
+                throw Checks.bad("device.writeAllocation", "given for a cpu only (device " + id + " is a " + kind + ")",
+                        writeAllocation.answer());
+            }
+            if (!writeAllocation.storesAllocate()) {
+                for (BandwidthEntry entry : bandwidth) {
+                    if (entry.hardwareBytesPerSecond() != null
+                            && !entry.hardwareBytesPerSecond().equals(entry.streamBytesPerSecond())) {
+                        throw Checks.bad("device.bandwidth.hardwareBytesPerSecond", "the STREAM figure where the "
+                                + "cpu's stores do not allocate (writeAllocation no): bandwidth " + entry.id(),
+                                entry.hardwareBytesPerSecond().typical());
+                    }
+                }
+            }
+            for (String bandwidthId : writeAllocation.bandwidthIds()) {
+                if (!bandwidthIds.contains(bandwidthId)) {
+                    throw Checks.bad("device.writeAllocation.bandwidthId", "the id of a bandwidth entry of device " + id,
+                            bandwidthId);
+                }
+            }
+        } else if (kind == DeviceKind.CPU && bandwidth.stream().anyMatch(b -> b.hardwareBytesPerSecond() != null)) {
+            throw Checks.bad("device.writeAllocation", "present on a cpu whose bandwidth entries count hardware bytes "
+                    + "(it says whether they count write-allocate; assumed where nothing measured it): device " + id,
+                    "absent");
         }
         for (ScalingCurve curve : threadScaling) {
             for (ScalingCurve.Point point : curve.points()) {
@@ -145,29 +175,29 @@ public record Device(
 
     public Device withBandwidth(List<BandwidthEntry> newBandwidth) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, newBandwidth, levels, threadScaling, latency,
-                compute, computeCeilings, tenants, operations, launch, sharing);
+                compute, computeCeilings, tenants, operations, launch, sharing, writeAllocation);
     }
 
     public Device withLevels(List<LevelCeiling> newLevels) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, newLevels, threadScaling, latency,
-                compute, computeCeilings, tenants, operations, launch, sharing);
+                compute, computeCeilings, tenants, operations, launch, sharing, writeAllocation);
     }
 
     public Device withOperations(List<OperationEntry> newOperations) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                compute, computeCeilings, tenants, newOperations, launch, sharing);
+                compute, computeCeilings, tenants, newOperations, launch, sharing, writeAllocation);
     }
 
     /** This device with {@code newLaunch} as its launch figure. */
     public Device withLaunch(LaunchEntry newLaunch) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                compute, computeCeilings, tenants, operations, newLaunch, sharing);
+                compute, computeCeilings, tenants, operations, newLaunch, sharing, writeAllocation);
     }
 
     /** This device with {@code newSharing} as its sharing curve. */
     public Device withSharing(List<SharingEntry> newSharing) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                compute, computeCeilings, tenants, operations, launch, newSharing);
+                compute, computeCeilings, tenants, operations, launch, newSharing, writeAllocation);
     }
 
     /**
@@ -178,13 +208,19 @@ public record Device(
         Set<String> kept = newCompute.stream().map(ComputeEntry::id).collect(Collectors.toSet());
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
                 newCompute, computeCeilings.stream().filter(c -> kept.contains(c.computeId())).toList(), tenants,
-                operations, launch, sharing);
+                operations, launch, sharing, writeAllocation);
     }
 
     /** This device with {@code newCeilings} as its compute ceilings. */
     public Device withComputeCeilings(List<FlopCeiling> newCeilings) {
         return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
-                compute, newCeilings, tenants, operations, launch, sharing);
+                compute, newCeilings, tenants, operations, launch, sharing, writeAllocation);
+    }
+
+    /** This device with {@code newWriteAllocation} as what its hardware-byte figures assume. */
+    public Device withWriteAllocation(WriteAllocation newWriteAllocation) {
+        return new Device(id, kind, name, memory, unifiedMemoryWith, bandwidth, levels, threadScaling, latency,
+                compute, computeCeilings, tenants, operations, launch, sharing, newWriteAllocation);
     }
 
     /**

@@ -39,11 +39,12 @@ public record Profile(
     public static final String SCHEMA = "membound-profile";
 
     /**
-     * The schema version this code writes. Version 2 keeps one DRAM (or cache) ceiling per access pattern, as the
-     * calibrator chose it, with the in-place update's beside the copy's; version 1 profiles are read and migrated
-     * ({@link ProfileMigration}).
+     * The schema version this code writes. Version 4 says on a CPU whether its stores allocate, which its
+     * hardware-byte figures assume ({@link WriteAllocation}); version 3 stores every ceiling the model reads, typed;
+     * version 2 keeps one DRAM (or cache) ceiling per access pattern, as the calibrator chose it, with the in-place
+     * update's beside the copy's. Older profiles are read and migrated ({@link ProfileMigration}).
      */
-    public static final int SCHEMA_VERSION = 3;
+    public static final int SCHEMA_VERSION = 4;
 
     public Profile {
         Checks.present("host", host);

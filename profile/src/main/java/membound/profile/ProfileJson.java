@@ -65,8 +65,8 @@ import membound.vocabulary.files.InputFiles;
  * to the same double (Jackson's Schubfach writer, the same on every JDK).
  *
  * <p>Reads are strict: the {@code "schema"} must be {@value Profile#SCHEMA} and the
- * {@code "schemaVersion"} {@value Profile#SCHEMA_VERSION} (any other version is refused with the
- * version found; there is nothing to migrate from yet), unknown keys, duplicate keys, strings where
+ * {@code "schemaVersion"} from 1 to {@value Profile#SCHEMA_VERSION} (an older one is migrated,
+ * {@link ProfileMigration}; any other is refused with the version found), unknown keys, duplicate keys, strings where
  * numbers belong (but the documented {@code "NaN"}), fractions where integers belong and trailing
  * content are errors. Every error is a one-line {@link BadInputException} naming the file, the JSON path
  * and the problem.
@@ -95,16 +95,22 @@ public final class ProfileJson {
         if (version < 2) {
             ProfileMigration.fromVersion1((com.fasterxml.jackson.databind.node.ObjectNode) root);
         }
-        if (migrated) {
+        if (version < 3) {
             // The calibrator's rules are looked up only where a migration applies them (a profile with entries).
             ProfileMigration.typeBandwidthEntries((com.fasterxml.jackson.databind.node.ObjectNode) root,
                     CeilingRules::installed);
+        }
+        if (migrated) {
+            ProfileMigration.assumeWriteAllocation((com.fasterxml.jackson.databind.node.ObjectNode) root);
             ((com.fasterxml.jackson.databind.node.ObjectNode) root).put("schemaVersion", Profile.SCHEMA_VERSION);
         }
         KnownFields.check(root, Profile.class, "", file);
         try {
-            return migrated ? ProfileMigration.storeCeilings(MAPPER.readerFor(Profile.class).readValue(root),
-                    CeilingRules::installed) : MAPPER.readerFor(Profile.class).readValue(json);
+            if (!migrated) {
+                return MAPPER.readerFor(Profile.class).readValue(json);
+            }
+            Profile bound = MAPPER.readerFor(Profile.class).readValue(root);
+            return version < 3 ? ProfileMigration.storeCeilings(bound, CeilingRules::installed) : bound;
         } catch (IOException e) {
             throw describe("profile", file, e);
         }
@@ -421,6 +427,7 @@ public final class ProfileJson {
                 java.util.Map.entry(Nominal.State.class, "state"),
                 java.util.Map.entry(membound.vocabulary.Precision.class, "precision"),
                 java.util.Map.entry(LevelCeiling.ByteCounting.class, "ceiling.byteCounting"),
+                java.util.Map.entry(WriteAllocation.Answer.class, "writeAllocation.answer"),
                 java.util.Map.entry(membound.vocabulary.RowOperation.class, "operations.operation"));
 
         LabelReader(Class<?> type) {

@@ -23,6 +23,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * patterns nothing measured, each saying which pattern's figure it takes; and the compute ceilings are stored beside
  * the compute entries (version 2 left their choice to whoever read the profile). Migrating a version-2 profile applies
  * the calibrator's rules ({@link CeilingRules}) to what it stored: its measured ceilings stay as they are.
+ *
+ * <p>Version 4 says on a CPU whether its stores allocate ({@link WriteAllocation}), which its hardware-byte figures
+ * assume. Every older membound counted write-allocate for every CPU without measuring it: migrating a profile of
+ * version 1 to 3 gives each cpu whose bandwidth entries count hardware bytes the answer {@code assumed}, so its
+ * figures, ceilings and predictions stay as they were, and it says that they were assumed, not measured.
  */
 final class ProfileMigration {
 
@@ -47,6 +52,38 @@ final class ProfileMigration {
             collapseStandIns(ratios, "deviceId");
         }
         root.put("schemaVersion", 2);
+    }
+
+    /** Why a migrated profile's hardware-byte figures count write-allocate. */
+    static final String ASSUMED_BEFORE_VERSION_4 = "assumed, not measured: written before profile schema 4, when "
+            + "membound counted write-allocate for every CPU";
+
+    /**
+     * The tree of version 1 to 3 with what version 4 says of write-allocation (in place): each cpu whose bandwidth
+     * entries count hardware bytes (membound's own measurements; imports and GPUs count none) assumes it.
+     */
+    static void assumeWriteAllocation(ObjectNode root) {
+        JsonNode devices = root.get("devices");
+        if (devices == null || !devices.isArray()) {
+            return;
+        }
+        for (JsonNode node : devices) {
+            if (!(node instanceof ObjectNode device) || !"cpu".equals(text(device, "kind"))
+                    || device.has("writeAllocation") || !(device.get("bandwidth") instanceof ArrayNode entries)) {
+                continue;
+            }
+            boolean hardwareBytes = false;
+            for (JsonNode entry : entries) {
+                JsonNode hardware = entry.get("hardwareBytesPerSecond");
+                hardwareBytes |= hardware != null && !hardware.isNull();
+            }
+            if (hardwareBytes) {
+                ObjectNode assumed = device.objectNode();
+                assumed.put("answer", WriteAllocation.Answer.ASSUMED.label());
+                assumed.put("reason", ASSUMED_BEFORE_VERSION_4);
+                device.set("writeAllocation", assumed);
+            }
+        }
     }
 
     /** The version-2 tree's bandwidth entries with the typed fields of version 3 (in place). */

@@ -65,14 +65,14 @@ class ProfileJsonTest {
 
     @Test
     void shouldRefuseAnotherSchemaVersion() throws IOException {
-        String seven = example().replace("\"schemaVersion\": 3,", "\"schemaVersion\": 7,");
+        String seven = example().replace("\"schemaVersion\": 4,", "\"schemaVersion\": 7,");
         BadInputException e = assertThrows(BadInputException.class, () -> ProfileJson.read(seven, "old.json"));
-        assertTrue(e.getMessage().startsWith("profile schemaVersion must be from 1 to 3: file=old.json, schemaVersion=7"),
+        assertTrue(e.getMessage().startsWith("profile schemaVersion must be from 1 to 4: file=old.json, schemaVersion=7"),
                 e.getMessage());
-        String zero = example().replace("\"schemaVersion\": 3,", "\"schemaVersion\": 0,");
+        String zero = example().replace("\"schemaVersion\": 4,", "\"schemaVersion\": 0,");
         assertTrue(assertThrows(BadInputException.class, () -> ProfileJson.read(zero, "z.json")).getMessage()
                 .contains("schemaVersion=0 (no such version"));
-        String text = example().replace("\"schemaVersion\": 3,", "\"schemaVersion\": \"2\",");
+        String text = example().replace("\"schemaVersion\": 4,", "\"schemaVersion\": \"2\",");
         assertTrue(assertThrows(BadInputException.class, () -> ProfileJson.read(text, "t.json")).getMessage()
                 .contains("schemaVersion=\"2\""));
     }

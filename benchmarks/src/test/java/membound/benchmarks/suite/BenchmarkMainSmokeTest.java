@@ -65,6 +65,10 @@ class BenchmarkMainSmokeTest {
         }
         assertTrue(run.out().contains("hardware/nominal"), run::all);
         assertTrue(run.out().contains("non-temporal"), run::all);
+        // The table says which write-allocate factor it applied to each kernel, and that it assumed it.
+        assertTrue(run.out().lines().anyMatch(line -> line.startsWith("Fill ") && line.contains(" x2 ")), run::all);
+        assertTrue(run.out().lines().anyMatch(line -> line.startsWith("Sum ") && line.contains(" x1 ")), run::all);
+        assertTrue(run.out().contains("That factor is assumed here, not measured"), run::all);
         assertJsonWritten(run, "StreamBenchmark.pass");
     }
 

@@ -33,7 +33,9 @@ import membound.vocabulary.MemoryLevel;
  *       order never matters.</li>
  *   <li>An in-place update (an optimizer step) moves at the copy ceiling's rate in hardware bytes: it stores only
  *       lines it has just loaded, so it pays no write-allocate. Its ceiling is written beside the copy ceiling it
- *       comes from, where that entry has a hardware-byte figure.</li>
+ *       comes from, where that entry has a hardware-byte figure: copy's rate times 1.5 where the CPU's stores
+ *       allocate, copy's own where they were measured not to ({@link WriteAllocationRule}, which the hardware
+ *       bytes already count).</li>
  *   <li>What nothing measured is completed ({@link #complete}): at every level with a copy ceiling and no update
  *       ceiling, the update takes the copy's figure as it is; in main memory, every pattern without a ceiling takes
  *       its nearest measured one ({@link AccessPattern#fallbacks()}), and so does every pattern of a cache level. Each

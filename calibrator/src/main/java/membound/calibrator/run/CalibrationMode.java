@@ -20,12 +20,13 @@ import membound.vocabulary.ProductShape;
  * machine, whose DRAM arrays are 2 GiB each (4× a 508 MiB last-level cache); a pass there takes ~0.2 s.
  *
  * <ul>
- *   <li><b>quick</b> (≤ 60 s): the DRAM plateau of Triad, Copy and Sum (the triad, copy and read ceilings)
- *       with every cpu, Triad at L1 and L2, the FMA peak in double and float, the float GEMM (so that the model
+ *   <li><b>quick</b> (≤ 60 s): the DRAM plateau of Triad, Copy, Sum and Fill (the triad, copy, read and write
+ *       ceilings) with every cpu and Sum with half of them (Fill against Sum, with whether the team saturated
+ *       memory, says whether stores allocate: {@code WriteAllocationRule}), Triad at L1 and L2, the FMA peak in double and float, the float GEMM (so that the model
  *       times matrix products at a measured rate, not at the FMA peak) and the largest training products of each
  *       layout ({@link #QUICK_PRODUCTS}). 1 warm-up and 3 measured iterations of 1 s, one fork.</li>
- *   <li><b>standard</b> (≤ 7 min): all nine kernels at DRAM with every cpu, Triad at every cache level,
- *       the DRAM Triad thread-scaling curve, load latency from L1 to DRAM, FMA peak (double and float, one
+ *   <li><b>standard</b> (≤ 7 min): all nine kernels at DRAM with every cpu and Sum with half of them, Triad at
+ *       every cache level, the DRAM Triad thread-scaling curve, load latency from L1 to DRAM, FMA peak (double and float, one
  *       thread and all), GEMM (double and float, all threads), the training products at {@link #PRODUCTS},
  *       interleaved in one run, and the elementwise operations ({@link #ROW_OPERATIONS} on rows of 256 and
  *       4096, GELU and its gradient) (all threads).
@@ -34,7 +35,7 @@ import membound.vocabulary.ProductShape;
  *       Copy, the latency sweep and the scalar twins at DRAM; 3 warm-up and 10 measured iterations, two
  *       forks.</li>
  *   <li><b>smoke</b> (seconds): every benchmark once at tiny sizes (64 MiB arrays, L1, n=128, 64×64×64
- *       products, rows of 64), one 200 ms
+ *       products, rows of 64; Triad, Copy, Sum and Fill, and Sum with half the team), one 200 ms
  *       iteration without warm-up. It proves the machinery works end to end (CI, a new cluster); its
  *       figures are not the machine's ceilings, and the profile says so in a quality flag.</li>
  * </ul>
@@ -87,7 +88,9 @@ public enum CalibrationMode {
                 .with("implementation", "vector").with("threads", all);
         switch (this) {
             case SMOKE -> {
-                requests.add(stream.with("kernel", "TRIAD", "COPY", "SUM").with("workingSet", "64MiB", "L1"));
+                requests.add(stream.with("kernel", "TRIAD", "COPY", "SUM", "FILL").with("workingSet", "64MiB", "L1"));
+                halfTeam(cpus).ifPresent(half -> requests.add(stream.with("kernel", "SUM").with("workingSet", "64MiB")
+                        .with("threads", half)));
                 requests.add(SuiteRequest.of(SuiteBenchmark.LATENCY).with("workingSet", "64KiB"));
                 requests.add(SuiteRequest.of(SuiteBenchmark.FMA).with("elementType", "double", "float").with("threads", all));
                 requests.add(SuiteRequest.of(SuiteBenchmark.GEMM).with("elementType", "float").with("n", "128")
@@ -98,7 +101,9 @@ public enum CalibrationMode {
                         .with("row", "64").with("threads", all));
             }
             case QUICK -> {
-                requests.add(stream.with("kernel", "TRIAD", "COPY", "SUM").with("workingSet", "DRAM"));
+                requests.add(stream.with("kernel", "TRIAD", "COPY", "SUM", "FILL").with("workingSet", "DRAM"));
+                halfTeam(cpus).ifPresent(half -> requests.add(stream.with("kernel", "SUM").with("workingSet", "DRAM")
+                        .with("threads", half)));
                 requests.add(stream.with("kernel", "TRIAD").with("workingSet", "L1", "L2"));
                 requests.add(SuiteRequest.of(SuiteBenchmark.FMA).with("elementType", "double", "float").with("threads", all));
                 // The float GEMM: without it the model has only the FMA peak, which no matrix product reaches.
@@ -114,6 +119,8 @@ public enum CalibrationMode {
                     requests.add(stream.with("kernel", "TRIAD").with("workingSet", "DRAM")
                             .with("threads", scaling.toArray(String[]::new)));
                 }
+                halfTeam(cpus).ifPresent(half -> requests.add(stream.with("kernel", "SUM").with("workingSet", "DRAM")
+                        .with("threads", half)));
                 requests.add(SuiteRequest.of(SuiteBenchmark.LATENCY).with("workingSet", "L1", "L2", "L3", "DRAM"));
                 requests.add(SuiteRequest.of(SuiteBenchmark.FMA).with("elementType", "double", "float")
                         .with("threads", cpus == 1 ? new String[] {"1"} : new String[] {"1", all}));
@@ -159,6 +166,14 @@ public enum CalibrationMode {
         return this != FULL ? List.of() : List.of(SuiteRequest.of(SuiteBenchmark.STREAM).with("kernel", "TRIAD")
                 .with("elementType", "double").with("implementation", "vector").with("threads", "all")
                 .with("workingSet", "DRAM"));
+    }
+
+    /**
+     * Half the team, for Sum at DRAM: whether the full team saturated memory, which the write-allocation rule needs
+     * before a write-only stream near a read-only one can mean that stores do not allocate; none on one cpu.
+     */
+    static java.util.Optional<String> halfTeam(int cpus) {
+        return cpus < 2 ? java.util.Optional.empty() : java.util.Optional.of(Integer.toString(cpus / 2));
     }
 
     /** Team sizes below {@code cpus} for the scaling curve: 1, 2, 4, ... (the full team is measured anyway). */

@@ -293,6 +293,7 @@ public final class Calibrator {
         ProgressFormat format = new ProgressFormat(progress, trials(plan), monitor.orElse(null));
         List<RunResult> results;
         List<membound.profile.TenantEntry> tenants = List.of();
+        MemoryCounters.Reading counters;
         LoadReport load;
         try {
             results = SuiteRunner.run(plan, format);
@@ -306,6 +307,12 @@ public final class Calibrator {
                         smoke ? 200 : TenantsMeasurement.WARMUP_MILLIS, smoke ? 500 : TenantsMeasurement.MEASURE_MILLIS,
                         smoke ? 1 : TenantsMeasurement.ROUNDS);
             }
+            // Whether stores allocate, as the memory controller counts it, where the host lets perf read it.
+            boolean smoke = request.mode().isSmoke();
+            counters = MemoryCounters.read(MemoryCounters.EVENT_SOURCES, "perf", host.logicalCpus(),
+                    smoke ? 64L << 20 : membound.benchmarks.sizing.WorkingSet.DRAM_MULTIPLE * caches.lastLevelTotalBytes(),
+                    plan.transparentHugePages(), request.jvm().orElse(null), progress,
+                    smoke ? 200 : MemoryCounters.WARMUP_MILLIS, smoke ? 500 : MemoryCounters.WINDOW_MILLIS);
         } catch (RunnerException e) {
             throw new CalibrationFailedException(rootMessage(e), format.jmhTail());
         } finally {
@@ -318,7 +325,7 @@ public final class Calibrator {
                     + " measurements completed", format.jmhTail());
         }
         Profile profile = new ProfileBuilder(host, caches, platform, nominal, recorded, request.commandLine(),
-                started, request.memboundVersion()).build(results, load, tenants, gpu);
+                started, request.memboundVersion()).build(results, load, tenants, gpu, counters);
         Path file = request.store().save(profile, rawJson(results));
         // The stored profile names its raw result file: return exactly what was written.
         return new Outcome(file, membound.profile.ProfileJson.read(file), Duration.between(started, Instant.now()));

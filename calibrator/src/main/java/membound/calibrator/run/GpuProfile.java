@@ -62,7 +62,7 @@ final class GpuProfile {
         return new Device(ProfileBuilder.GPU, DeviceKind.GPU, properties.name(), memory,
                 unified ? List.of(ProfileBuilder.CPU) : List.of(), bandwidth, MemoryCeilingRule.ceilings(bandwidth), List.of(),
                 List.of(), compute, ComputeCeilingRule.ceilings(compute), List.of(), List.of(), launch(run, settings),
-                sharing(run, settings));
+                sharing(run, settings), null);
     }
 
     /** The sharing curve's points, each with every sample's rate. */

@@ -21,6 +21,7 @@ import membound.benchmarks.stream.StreamKernel;
 import membound.benchmarks.stream.StreamWorkload;
 import membound.calibrator.ceiling.ComputeCeilingRule;
 import membound.calibrator.ceiling.MemoryCeilingRule;
+import membound.calibrator.ceiling.WriteAllocationRule;
 import membound.hardware.catalog.DeviceSpec;
 import membound.hardware.catalog.PlatformSpec;
 import membound.hardware.host.Host;
@@ -39,6 +40,7 @@ import membound.profile.Quality;
 import membound.profile.RunProvenance;
 import membound.profile.ScalingCurve;
 import membound.profile.TenantEntry;
+import membound.profile.WriteAllocation;
 import membound.vocabulary.DeviceKind;
 import membound.vocabulary.MemoryLevel;
 import membound.vocabulary.Precision;
@@ -96,24 +98,34 @@ final class ProfileBuilder {
      *            {@value GpuMeasurement#NOT_MEASURED}); null where no GPU was considered
      */
     Profile build(List<RunResult> results, LoadReport load, List<TenantEntry> tenants, GpuMeasurement.Outcome gpu) {
+        return build(results, load, tenants, gpu, MemoryCounters.Reading.NOT_TRIED);
+    }
+
+    /**
+     * @param counters what the memory controller counted during a write-only stream, or why nothing was counted: with
+     *                 the Fill and Sum entries, whether this CPU's stores allocate ({@link WriteAllocationRule}), which
+     *                 every hardware-byte figure then counts
+     */
+    Profile build(List<RunResult> results, LoadReport load, List<TenantEntry> tenants, GpuMeasurement.Outcome gpu,
+            MemoryCounters.Reading counters) {
+        List<StreamResult> streams = new ArrayList<>();
         List<BandwidthEntry> bandwidth = new ArrayList<>();
         List<LatencyEntry> latency = new ArrayList<>();
         List<ComputeEntry> compute = new ArrayList<>();
         List<OperationEntry> operations = new ArrayList<>();
+        // DRAM entries by footprint whose arrays are below STREAM's rule: flagged only where one is a ceiling.
+        Map<String, Long> belowDramRule = new TreeMap<>();
         Quality quality = Quality.none();
         for (RunResult result : results) {
             Map<String, String> settings = settings(result);
             if (StreamResult.isStream(result)) {
                 StreamResult stream = StreamResult.of(result);
                 BandwidthEntry entry = bandwidthEntry(stream, settings);
+                streams.add(stream);
                 bandwidth.add(entry);
                 quality = flagIfNoisy(quality, entry.id(), entry.streamBytesPerSecond());
-                long rule = membound.benchmarks.sizing.WorkingSet.DRAM_MULTIPLE * caches.lastLevelTotalBytes();
-                if (entry.level() == MemoryLevel.DRAM && stream.workload().arrayBytes() < rule) {
-                    quality = quality.with(new Quality.Flag("working-set-too-small", "each array is "
-                            + membound.vocabulary.units.Units.formatBytes(stream.workload().arrayBytes())
-                            + ", below 4x the last-level cache (" + membound.vocabulary.units.Units.formatBytes(rule)
-                            + "): part of it may be served from cache", CPU, entry.id()));
+                if (entry.level() == MemoryLevel.DRAM && stream.workload().arrayBytes() < dramRule()) {
+                    belowDramRule.put(entry.id(), stream.workload().arrayBytes());
                 }
             } else if (LatencyResult.isLatency(result)) {
                 latency.add(latencyEntry(LatencyResult.of(result), settings));
@@ -157,9 +169,19 @@ final class ProfileBuilder {
         Optional<membound.benchmarks.gpu.GpuRun> gpuRun = gpu == null ? Optional.empty() : gpu.run();
         boolean unified = platform.map(PlatformSpec::unifiedMemory).orElse(false) && gpuSpec.isPresent()
                 || gpuRun.map(run -> run.device().sharesHostMemory()).orElse(false);
+        // What the stores do decides what every hardware-byte figure counts, the update ceiling's among them.
+        WriteAllocation writeAllocation = WriteAllocationRule.decide(bandwidth, counters.counters(), counters.note());
+        for (int i = 0; i < bandwidth.size(); i++) {
+            bandwidth.set(i, withHardwareBytes(bandwidth.get(i), streams.get(i), writeAllocation.storesAllocate()));
+        }
+        List<membound.profile.LevelCeiling> levels = MemoryCeilingRule.ceilings(bandwidth);
+        for (Quality.Flag flag : tooSmallForDram(levels, belowDramRule)) {
+            quality = quality.with(flag);
+        }
         Device cpu = new Device(CPU, DeviceKind.CPU, cpuName(), memory(), unified ? List.of(GPU) : List.of(),
-                bandwidth, MemoryCeilingRule.ceilings(bandwidth), scaling(bandwidth), latency, compute,
-                ComputeCeilingRule.ceilings(compute), tenants, operations);
+                bandwidth, levels, scaling(bandwidth), latency, compute,
+                ComputeCeilingRule.ceilings(compute), tenants, operations, null, List.of(),
+                bandwidth.isEmpty() ? null : writeAllocation);
         devices.add(cpu);
         if (gpuRun.isPresent()) {
             Device measured = GpuProfile.device(gpuRun.get(), unified, runSettings);
@@ -185,6 +207,37 @@ final class ProfileBuilder {
                 Efficiency.derive(devices, nominalFigures), quality, provenance);
     }
 
+    /** STREAM's rule for a DRAM figure: every array at least 4x the last-level cache. */
+    private long dramRule() {
+        return membound.benchmarks.sizing.WorkingSet.DRAM_MULTIPLE * caches.lastLevelTotalBytes();
+    }
+
+    /**
+     * {@code working-set-too-small} for each DRAM ceiling taken from an entry whose arrays are below STREAM's rule
+     * ({@code belowDramRule}: entry id to its bytes per array). A {@code --full} sweep's points between the last-level
+     * cache and 4x it are DRAM by their footprint too, but they lose the ceiling to the run sized for DRAM, so they
+     * are not flagged: the flag says a ceiling may be partly a cache's, which only a ceiling can be.
+     */
+    private List<Quality.Flag> tooSmallForDram(List<membound.profile.LevelCeiling> levels,
+            Map<String, Long> belowDramRule) {
+        java.util.Set<String> ceilings = new java.util.TreeSet<>();
+        for (membound.profile.LevelCeiling ceiling : levels) {
+            if (ceiling.level() == MemoryLevel.DRAM && ceiling.bandwidthId() != null) {
+                ceilings.add(ceiling.bandwidthId());
+            }
+        }
+        List<Quality.Flag> flags = new ArrayList<>();
+        belowDramRule.forEach((id, arrayBytes) -> {
+            if (ceilings.contains(id)) {
+                flags.add(new Quality.Flag("working-set-too-small", "each array is "
+                        + membound.vocabulary.units.Units.formatBytes(arrayBytes) + ", below 4x the last-level cache ("
+                        + membound.vocabulary.units.Units.formatBytes(dramRule()) + "): part of it may be served from "
+                        + "cache", CPU, id));
+            }
+        });
+        return flags;
+    }
+
     private BandwidthEntry bandwidthEntry(StreamResult stream, Map<String, String> settings) {
         StreamWorkload workload = stream.workload();
         String implementation = stream.implementation().label();
@@ -201,9 +254,17 @@ final class ProfileBuilder {
                 kernel.pattern().isPresent() && !kernel.measuresPattern(), workload.elementType().javaName(),
                 stream.implementation(), workload.threads(), stream.placement(), workload.footprintBytes(), level,
                 Distribution.ofDurationHistogram(workload.streamBytesPerPass(), stream.passTimes().histogram()),
-                Distribution.ofDurationHistogram(workload.hardwareBytesPerPass(), stream.passTimes().histogram()),
-                Provenance.measured("StreamBenchmark " + workload.kernel().label() + " (" + implementation + ")",
+                null, Provenance.measured("StreamBenchmark " + workload.kernel().label() + " (" + implementation + ")",
                         null, settings));
+    }
+
+    /** The entry with its hardware-byte figure: write-allocate's factor where stores allocate, else STREAM's bytes. */
+    private static BandwidthEntry withHardwareBytes(BandwidthEntry entry, StreamResult stream, boolean storesAllocate) {
+        return new BandwidthEntry(entry.id(), entry.kernel(), entry.pattern(), entry.standsIn(), entry.elementType(),
+                entry.implementation(), entry.threads(), entry.placement(), entry.workingSetBytes(), entry.level(),
+                entry.streamBytesPerSecond(), Distribution.ofDurationHistogram(
+                        stream.workload().hardwareBytesPerPass(storesAllocate), stream.passTimes().histogram()),
+                entry.provenance());
     }
 
     /** The level a working set lives in: its label if it names one, else by size against the caches. */

@@ -173,7 +173,8 @@ final class TenantsMeasurement {
         return answers;
     }
 
-    private static TenantConnection start(StreamWorkload workload, boolean hugePages, String jvm) throws IOException {
+    /** A tenant process streaming {@code workload}, started (await its ready line before asking it to run). */
+    static TenantConnection start(StreamWorkload workload, boolean hugePages, String jvm) throws IOException {
         // Each thread's slice of each array is one humongous G1 object, placed in contiguous regions and never
         // moved: threads allocating theirs at once can leave gaps no other slice fits in. With only 512 MiB over
         // the arrays, a 1-tenant Triad on 1.98 GiB arrays died of "Java heap space" in 2 of 4 calibrations;

@@ -31,7 +31,8 @@ import membound.vocabulary.Precision;
 /**
  * Profiles of schema 1 and 2 read as schema 3: the calibrator's rules (registered for the profile's migration) type
  * their bandwidth entries, complete their memory ceilings and choose their compute ceilings, and every figure they
- * stored stays as it was. Every profile the repository holds is read, migrated, written and read back.
+ * stored stays as it was. Profiles of schema 1 to 3 read as schema 4: a CPU with hardware-byte figures says they
+ * assumed write-allocate, not measured. Every profile the repository holds is read, migrated, written and read back.
  */
 class ProfileMigrationTest {
 
@@ -60,7 +61,7 @@ class ProfileMigrationTest {
 
     @ParameterizedTest
     @MethodSource("committedProfiles")
-    void everyCommittedProfileReadsAsSchemaThreeAndSurvivesWriteAndRead(Path file) {
+    void everyCommittedProfileReadsAsTheCurrentSchemaAndSurvivesWriteAndRead(Path file) {
         Profile profile = ProfileJson.read(file);
         assertEquals(Profile.SCHEMA_VERSION, profile.schemaVersion());
         byte[] written = ProfileJson.toBytes(profile);
@@ -77,17 +78,24 @@ class ProfileMigrationTest {
                 assertEquals(MemoryCeilingRule.patternOf(entry.kernel()).map(p -> p.pattern()).orElse(null),
                         entry.pattern(), entry.id());
             }
+            if (device.bandwidth().stream().anyMatch(b -> b.hardwareBytesPerSecond() != null)) {
+                // No committed profile measured its stores: its hardware bytes keep the assumed write-allocate.
+                assertEquals(membound.profile.WriteAllocation.Answer.ASSUMED, device.writeAllocation().answer(),
+                        device.id());
+                assertTrue(device.writeAllocation().storesAllocate());
+            }
         }
     }
 
     @Test
-    void aVersionOneProfileReadsAsTheVersionThreeExample() throws IOException {
+    void aVersionOneProfileReadsAsTheExample() throws IOException {
         // The example as version 1 wrote it: a ceiling per kernel (scale and add beside copy and triad), no update.
         byte[] v1 = Files.readAllBytes(Path.of("src/test/resources/dgx-spark-example-v1.json"));
         assertTrue(new String(v1, StandardCharsets.UTF_8).contains("\"access\": \"scale\""));
         assertTrue(new String(v1, StandardCharsets.UTF_8).contains("\"schemaVersion\": 1"));
         Profile migrated = ProfileJson.read(v1, "dgx-spark-example-v1.json");
-        assertEquals(ProfileJson.read(EXAMPLE).devices(), migrated.devices(), "migrating version 1 gives the version-3 example's devices");
+        assertEquals(ProfileJson.read(EXAMPLE).devices(), migrated.devices(),
+                "migrating version 1 gives the example's devices, write-allocate assumed");
         Device cpu = migrated.device("cpu").orElseThrow();
         LevelCeiling update = cpu.ceiling(MemoryLevel.DRAM, AccessPattern.UPDATE).orElseThrow();
         assertTrue(update.inHardwareBytes());

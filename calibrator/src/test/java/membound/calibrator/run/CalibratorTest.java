@@ -146,11 +146,64 @@ class CalibratorTest {
         }
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(CalibrationMode.class)
+    void everyModeMeasuresWhatTheWriteAllocationRuleReads(CalibrationMode mode) {
+        // Fill and Sum at one working set with every cpu, and Sum there with half of them (saturation).
+        List<SuiteRequest> stream = mode.requests(8).stream().filter(r -> r.benchmark() == SuiteBenchmark.STREAM
+                && r.values("elementType").equals(List.of("double")) && r.values("implementation").equals(List.of("vector"))
+                && !r.values("workingSet").contains("sweep")).toList();
+        String dram = mode == CalibrationMode.SMOKE ? "64MiB" : "DRAM";
+        for (String kernel : List.of("FILL", "SUM")) {
+            assertTrue(stream.stream().anyMatch(r -> r.values("kernel").contains(kernel)
+                    && r.values("workingSet").contains(dram) && r.values("threads").contains("8")), kernel);
+        }
+        assertTrue(stream.stream().anyMatch(r -> r.values("kernel").equals(List.of("SUM"))
+                && r.values("workingSet").equals(List.of(dram)) && r.values("threads").equals(List.of("4"))));
+        assertTrue(mode.requests(1).stream().noneMatch(r -> r.benchmark() == SuiteBenchmark.STREAM
+                && r.values("threads").equals(List.of("0"))), "one cpu has no half team");
+    }
+
+    @Test
+    void aSmokeCalibrationStoresWhetherStoresAllocateAndCountsItsHardwareBytesByIt() {
+        Calibrator.Request request = Calibrator.Request.builder(CalibrationMode.SMOKE, new ProfileStore(profiles))
+                .commandLine("membound calibrate --smoke (test)").memboundVersion("test").coreTypes(false).build();
+        StringWriter progress = new StringWriter();
+        Calibrator.Outcome outcome = Calibrator.run(request, new PrintWriter(progress, true),
+                cpus -> CalibrationMode.SMOKE.requests(cpus).stream()
+                        .filter(r -> r.benchmark() == SuiteBenchmark.STREAM).toList(),
+                new OptionsBuilder().forks(0).warmupIterations(0).measurementIterations(1)
+                        .measurementTime(TimeValue.milliseconds(20)).shouldFailOnError(true).build());
+
+        Device cpu = ProfileJson.read(outcome.profileFile()).device("cpu").orElseThrow();
+        membound.profile.WriteAllocation stores = cpu.writeAllocation();
+        assertNotNull(stores, "a calibrated cpu says what its hardware bytes count");
+        var fill = cpu.bandwidth().stream().filter(b -> b.kernel().equals("fill") && b.level() == MemoryLevel.DRAM)
+                .findFirst();
+        if (fill.isPresent()) {
+            // 64 MiB arrays are DRAM by footprint on this host: the rule read Fill against Sum.
+            assertTrue(stores.answer() != membound.profile.WriteAllocation.Answer.ASSUMED, stores::toString);
+            assertTrue(stores.bandwidthIds().contains(fill.get().id()), stores::toString);
+            assertNotNull(stores.readOverWrite());
+        } else {
+            // A last-level cache of 64 MiB or more holds them: nothing to decide from, and it says so.
+            assertEquals(membound.profile.WriteAllocation.Answer.ASSUMED, stores.answer(), stores::toString);
+        }
+        for (var entry : cpu.bandwidth()) {
+            double factor = entry.hardwareBytesPerSecond().typical() / entry.streamBytesPerSecond().typical();
+            double expected = entry.kernel().equals("fill") && stores.storesAllocate() ? 2
+                    : entry.kernel().equals("copy") && stores.storesAllocate() ? 1.5
+                    : entry.kernel().equals("triad") && stores.storesAllocate() ? 4.0 / 3 : 1;
+            assertEquals(expected, factor, 1e-9, entry.id() + " counted as " + stores.answer());
+        }
+        assertTrue(progress.toString().contains("memory counters"), progress::toString);
+    }
+
     @Test
     void shouldPlanTheModesWithinTheirDocumentedContent() {
         assertEquals(List.of("1"), CalibrationMode.scalingThreads(2));
         assertEquals(List.of("1", "2", "4", "8", "16"), CalibrationMode.scalingThreads(20));
-        assertEquals(5, CalibrationMode.QUICK.requests(2).size());
+        assertEquals(6, CalibrationMode.QUICK.requests(2).size());
         assertTrue(CalibrationMode.QUICK.requests(2).stream().anyMatch(r -> r.benchmark() == SuiteBenchmark.GEMM),
                 "quick measures a GEMM: the model never takes the FMA peak for one");
         assertTrue(CalibrationMode.QUICK.requests(2).stream().anyMatch(r -> r.benchmark() == SuiteBenchmark.PRODUCT

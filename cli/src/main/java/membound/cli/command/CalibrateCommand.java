@@ -297,8 +297,12 @@ public final class CalibrateCommand implements Callable<Integer> {
             s.append("flag ").append(flag.code()).append(flag.subject() == null ? "" : " " + flag.subject())
                     .append(": ").append(flag.message()).append('\n');
         }
-        s.append("Java cannot issue non-temporal stores: every store also reads its line (the profile keeps "
-                + "hardware bytes too).\n");
+        if (cpu.writeAllocation() != null) {
+            // What the profile's hardware bytes (and the update ceiling) count, and the evidence.
+            List<String> lines = ShowCommand.writeAllocation(cpu.writeAllocation());
+            s.append("stores ").append(lines.get(0)).append('\n');
+            lines.subList(1, lines.size()).forEach(line -> s.append("       ").append(line).append('\n'));
+        }
         s.append("profile: ").append(outcome.profileFile()).append('\n');
         if (profile.provenance().rawResultFile() != null) {
             s.append("raw JMH results: ").append(outcome.profileFile().resolveSibling(

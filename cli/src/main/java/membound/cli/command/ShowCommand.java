@@ -178,6 +178,11 @@ public final class ShowCommand implements Callable<Integer> {
                         c.level(), c.access(), Units.formatBandwidth(c.bytesPerSecond()), c.statistic(), spread,
                         efficiency) + " [" + source(c.provenance()) + "]");
             }
+            if (d.writeAllocation() != null) {
+                for (String text : writeAllocation(d.writeAllocation())) {
+                    line(s, text.startsWith("allocate?") ? "  stores" : "", text);
+                }
+            }
             for (ComputeEntry c : d.compute()) {
                 line(s, c == d.compute().get(0) ? "  compute" : "", c.kind() + " " + c.precision()
                         + (c.threads() != null ? ", " + c.threads() + " threads" : "")
@@ -246,6 +251,28 @@ public final class ShowCommand implements Callable<Integer> {
                     + (f.subject() != null ? " (" + f.subject() + ")" : ""));
         }
         return s.toString();
+    }
+
+    /**
+     * Whether a CPU's stores allocate, in lines: the answer with what the hardware bytes count and the evidence, the
+     * entries it came from, the counters (or why none).
+     */
+    static List<String> writeAllocation(membound.profile.WriteAllocation w) {
+        List<String> lines = new ArrayList<>();
+        lines.add("allocate? " + w.describe());
+        if (!w.bandwidthIds().isEmpty()) {
+            lines.add("from " + String.join(", ", w.bandwidthIds()));
+        }
+        if (w.counters() != null) {
+            var c = w.counters();
+            lines.add(String.format(Locale.ROOT, "counters: %s -e %s over %.1f s of %s: read %s, wrote %s (%.2f)",
+                    c.tool(), String.join(",", c.events()), c.seconds(), c.kernel(),
+                    Units.formatBytes((long) c.readBytes()), Units.formatBytes((long) c.writeBytes()), c.readOverWrite()));
+        }
+        if (w.countersNote() != null) {
+            lines.add("counters: " + w.countersNote());
+        }
+        return lines;
     }
 
     static String spread(Distribution d, String unit) {

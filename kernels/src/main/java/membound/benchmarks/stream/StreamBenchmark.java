@@ -35,12 +35,13 @@ import membound.vocabulary.units.Units;
  * (repeated for cache-sized slices, see {@link StreamWorkload#repsPerPass()}), all starting together; the
  * pass ends when the slowest thread finishes. The score is the time per pass (SampleTime, so the JSON
  * result keeps the distribution); bytes per pass come from {@link StreamWorkload}, under STREAM's
- * convention and with write-allocate. The suite's table ({@code BenchmarkMain}) prints both as bytes/s.
+ * convention and in hardware bytes (write-allocate assumed, {@link StreamKernel#ASSUMED_STORES_ALLOCATE}, unless
+ * a calibration measured this CPU's stores). The suite's table ({@code BenchmarkMain}) prints both as bytes/s.
  *
  * <p><b>Expected shape.</b> Bandwidth steps down at each cache level and plateaus once every array
- * exceeds ~4× the last-level cache ({@code workingSet=DRAM}). Triad and Add land near Copy in hardware
- * bytes; in STREAM bytes they look ~25% lower than the memory really moves, because Java cannot issue
- * non-temporal stores and every store first reads its line.
+ * exceeds ~4× the last-level cache ({@code workingSet=DRAM}). Where stores allocate, Triad and Add land near
+ * Copy in hardware bytes; in STREAM bytes they look ~25% lower than the memory really moves, because Java
+ * cannot issue non-temporal stores and such a store first reads its line.
  *
  * <p><b>Pitfalls guarded against.</b> Arrays are allocated and first touched by the thread that streams
  * them; every answer is checked against STREAM's closed form (reductions after every pass, arrays after the

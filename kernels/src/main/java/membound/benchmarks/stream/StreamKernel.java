@@ -11,10 +11,14 @@ import membound.vocabulary.BadInputException;
  * <ul>
  *   <li>STREAM convention: every array read counts once, every array written once, an array updated in
  *       place (read and written) twice. Copy/Scale move 2 arrays, Add/Triad 3, Dot 2, Nstream 4.</li>
- *   <li>Hardware convention (write-allocate): a store to a line the kernel has not read also reads that
- *       line first, so each written-only array counts twice. Copy/Scale ×1.5, Add/Triad ×4/3; an updated
- *       array costs nothing extra because its line was already read. Java cannot issue non-temporal
- *       (streaming) stores, so this applies to every store a Java kernel makes.</li>
+ *   <li>Hardware convention: what the memory moved. Where stores allocate (write-allocate), a store to a line
+ *       the kernel has not read also reads that line first, so each written-only array counts twice: Copy/Scale
+ *       ×1.5, Add/Triad ×4/3, Fill ×2; an updated array costs nothing extra because its line was already read
+ *       (Nstream ×1), and a kernel that only reads moves what it reads. Java cannot issue non-temporal stores,
+ *       but some CPUs stop allocating by themselves on a stream of full-line stores (Arm cores' write-streaming
+ *       mode, some x86 cores): there the hardware bytes are STREAM's. {@code membound calibrate} measures which
+ *       (its write-allocation rule, stored in the profile); elsewhere write-allocate is assumed
+ *       ({@link #ASSUMED_STORES_ALLOCATE}) and said to be.</li>
  * </ul>
  * Arrays are named as in STREAM: {@code a}, {@code b}, {@code c}; {@code s} is the scalar.
  */
@@ -238,9 +242,37 @@ public enum StreamKernel {
         return arraysRead + arraysWritten + 2 * arraysUpdated;
     }
 
-    /** Hardware-convention arrays moved per element: a written-only array is also read (write-allocate). */
-    public int hardwareArraysMoved() {
-        return arraysRead + 2 * arraysWritten + 2 * arraysUpdated;
+    /**
+     * What the hardware figures assume where nothing measured this CPU's stores: that they allocate (every store
+     * first reads its line), as x86 and Arm caches do for ordinary stores unless the core detects a stream.
+     */
+    public static final boolean ASSUMED_STORES_ALLOCATE = true;
+
+    /**
+     * Hardware-convention arrays moved per element: with {@code storesAllocate}, a written-only array is also read
+     * (write-allocate); without, the memory moves what the code reads and writes (STREAM's count).
+     */
+    public int hardwareArraysMoved(boolean storesAllocate) {
+        return arraysRead + (storesAllocate ? 2 : 1) * arraysWritten + 2 * arraysUpdated;
+    }
+
+    /**
+     * Hardware bytes over STREAM bytes: 1.5 for Copy and Scale, 4/3 for Add and Triad, 2 for Fill where stores
+     * allocate; 1 for every kernel where they do not, and for those that store nothing they have not read.
+     */
+    public double hardwareFactor(boolean storesAllocate) {
+        return (double) hardwareArraysMoved(storesAllocate) / streamArraysMoved();
+    }
+
+    /** The factor as printed: {@code x1.5}, {@code x4/3}, {@code x2}, {@code x1}. */
+    public String hardwareFactorLabel(boolean storesAllocate) {
+        int hardware = hardwareArraysMoved(storesAllocate);
+        int stream = streamArraysMoved();
+        if (hardware % stream == 0) {
+            return "x" + hardware / stream;
+        }
+        // A half (x1.5) prints as a decimal; a third (x4/3) as the fraction it is.
+        return hardware * 2 % stream == 0 ? "x" + (double) hardware / stream : "x" + hardware + "/" + stream;
     }
 
     /** Floating-point operations per element (an FMA-able multiply-add counts 2). */

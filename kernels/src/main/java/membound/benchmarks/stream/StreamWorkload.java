@@ -70,9 +70,12 @@ public record StreamWorkload(StreamKernel kernel, ElementType elementType, int t
         return arrayBytes() * kernel.streamArraysMoved() * repsPerPass;
     }
 
-    /** Hardware-convention bytes one pass moves: each written-only line is also read (write-allocate). */
-    public long hardwareBytesPerPass() {
-        return arrayBytes() * kernel.hardwareArraysMoved() * repsPerPass;
+    /**
+     * Hardware-convention bytes one pass moves: with {@code storesAllocate} each written-only line is also read
+     * (write-allocate); without, as many as STREAM's ({@link StreamKernel#hardwareArraysMoved(boolean)}).
+     */
+    public long hardwareBytesPerPass(boolean storesAllocate) {
+        return arrayBytes() * kernel.hardwareArraysMoved(storesAllocate) * repsPerPass;
     }
 
     /** Floating-point operations in one pass. */

@@ -323,7 +323,8 @@ final class ProfileMachines {
         }
         Map<AccessPattern, Ceiling> patterns = new EnumMap<>(AccessPattern.class);
         for (LevelCeiling c : stored.values()) {
-            patterns.put(c.access(), Ceiling.measured(c.bytesPerSecond(), levelSource(c, stored, origin),
+            patterns.put(c.access(), Ceiling.measured(c.bytesPerSecond(),
+                    levelSource(c, stored, origin, d.writeAllocation()),
                     c.bandwidthId() == null ? null : new Ceiling.ProfileEntry(origin, d.id(),
                             Ceiling.ProfileEntry.Kind.BANDWIDTH, c.bandwidthId())));
         }
@@ -331,17 +332,18 @@ final class ProfileMachines {
     }
 
     /** Where a stored ceiling's figure came from; for one taken from another pattern, that one's source and why. */
-    private static String levelSource(LevelCeiling c, Map<AccessPattern, LevelCeiling> level, String origin) {
+    private static String levelSource(LevelCeiling c, Map<AccessPattern, LevelCeiling> level, String origin,
+                                      membound.profile.WriteAllocation stores) {
         if (!c.standsIn()) {
-            return describe(c.provenance()) + ", " + c.statistic() + (c.inHardwareBytes() ? " in hardware bytes "
-                    + "(write-allocate counted; an update in place allocates nothing)" : "") + " (profile " + origin + ")";
+            return describe(c.provenance()) + ", " + c.statistic() + (c.inHardwareBytes() ? " in hardware bytes ("
+                    + hardwareBytes(stores) + "; an update in place allocates nothing)" : "") + " (profile " + origin + ")";
         }
         LevelCeiling from = level.get(c.takenFrom());
         if (from == null) {
             throw new IllegalStateException("ceiling " + c.level() + "/" + c.access() + " is taken from "
                     + c.takenFrom() + ", which the level lacks");
         }
-        String source = levelSource(from, level, origin);
+        String source = levelSource(from, level, origin, stores);
         if (takesTheCopyAsItIs(c, from)) {
             return source + "; no hardware-byte figure: the copy figure as it is";
         }
@@ -350,6 +352,22 @@ final class ProfileMachines {
             return source;
         }
         return source + "; no " + c.access().label() + " measured: the " + c.takenFrom().label() + " figure stands in";
+    }
+
+    /**
+     * What a hardware-byte ceiling counts, by what the profile says of the CPU's stores: write-allocate, as every
+     * profile before schema 4 assumed (and one whose measurement could not tell still does), or, where measured,
+     * whether the stores allocate.
+     */
+    private static String hardwareBytes(membound.profile.WriteAllocation stores) {
+        if (stores == null || stores.answer() == membound.profile.WriteAllocation.Answer.ASSUMED) {
+            return "write-allocate counted";
+        }
+        return switch (stores.answer()) {
+            case YES -> "write-allocate counted, as measured on this CPU";
+            case NO -> "this CPU's stores measured not to allocate: the copy's own bytes";
+            default -> "write-allocate counted, assumed: this CPU's measurement could not tell";
+        };
     }
 
     /** An update ceiling that is the level's measured copy figure as it is (no hardware-byte figure). */

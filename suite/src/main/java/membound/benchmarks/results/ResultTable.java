@@ -63,22 +63,25 @@ public final class ResultTable {
         }
         out.println();
         out.println("membound: memory bandwidth, GB = 10^9 bytes; median of all passes [p5-p95], best = fastest pass");
-        String header = String.format(Locale.ROOT, "%-8s %-6s %-6s %7s  %-20s %-24s %-24s %6s  %s",
-                "kernel", "type", "impl", "threads", "working set (array)", "STREAM GB/s", "hardware GB/s",
+        // Nothing here measured whether this CPU's stores allocate: the hardware figures assume they do.
+        boolean allocate = membound.benchmarks.stream.StreamKernel.ASSUMED_STORES_ALLOCATE;
+        String header = String.format(Locale.ROOT, "%-8s %-6s %-6s %7s  %-20s %-24s %-6s %-24s %6s  %s",
+                "kernel", "type", "impl", "threads", "working set (array)", "STREAM GB/s", "factor", "hardware GB/s",
                 "CV", "hardware/nominal");
         // Only runs that chose a placement (core types, clusters) need the column.
         boolean placed = results.stream().anyMatch(r -> !r.placement().equals(Placement.ALL));
         out.println(placed ? header + "  placement" : header);
         for (StreamResult result : results) {
             RateStatistics stream = result.streamBytesPerSecond();
-            RateStatistics hardware = result.hardwareBytesPerSecond();
-            out.println(String.format(Locale.ROOT, "%-8s %-6s %-6s %7d  %-20s %-24s %-24s %5.1f%%  %s",
+            RateStatistics hardware = result.hardwareBytesPerSecond(allocate);
+            out.println(String.format(Locale.ROOT, "%-8s %-6s %-6s %7d  %-20s %-24s %-6s %-24s %5.1f%%  %s",
                     result.workload().kernel().label(),
                     result.workload().elementType().javaName(),
                     result.implementation().name().toLowerCase(Locale.ROOT),
                     result.workload().threads(),
                     result.workingSetLabel() + " " + Units.formatBytes(result.workload().arrayBytes()),
-                    spread(stream), spread(hardware) + String.format(Locale.ROOT, " best %.1f", hardware.best() / 1e9),
+                    spread(stream), result.workload().kernel().hardwareFactorLabel(allocate),
+                    spread(hardware) + String.format(Locale.ROOT, " best %.1f", hardware.best() / 1e9),
                     100 * hardware.coefficientOfVariationOrZero(),
                     nominal.ratio(hardware.median()).map(r -> String.format(Locale.ROOT, "%.2f", r)).orElse("unknown"))
                     + (placed ? "  " + result.placement() : ""));
@@ -88,8 +91,12 @@ public final class ResultTable {
                 + " (" + nominal.source() + ")");
         out.println("STREAM GB/s counts only the bytes the code reads and writes (Copy/Scale 2 arrays, Add/Triad 3, "
                 + "Dot 2, Nstream 4, Sum 1, Fill 1).");
-        out.println("hardware GB/s adds write-allocate: Java cannot issue non-temporal stores, so every store first "
-                + "reads its line (Copy/Scale x1.5, Add/Triad x4/3, Fill x2).");
+        out.println("hardware GB/s = STREAM GB/s x factor, which adds write-allocate (a store first reads its line: "
+                + "Copy/Scale x1.5, Add/Triad x4/3, Fill x2; Sum, Dot, Nstream x1).");
+        out.println("That factor is assumed here, not measured: Java cannot issue non-temporal stores, but some CPUs "
+                + "stop allocating on a stream of full-line stores (Arm's write-streaming mode, some x86 cores).");
+        out.println("membound calibrate measures whether this CPU's stores allocate (Fill against Sum at DRAM) and its "
+                + "profile says so (membound show); where they do not, the hardware figure is the STREAM one.");
     }
 
     static void printLatency(PrintStream out, List<LatencyResult> results) {

@@ -78,8 +78,11 @@ public record StreamResult(StreamWorkload workload, String workingSetLabel, Impl
         return passTimes.rates(workload.streamBytesPerPass());
     }
 
-    /** Bytes per second the memory system moves: written-only lines are also read (write-allocate). */
-    public RateStatistics hardwareBytesPerSecond() {
-        return passTimes.rates(workload.hardwareBytesPerPass());
+    /**
+     * Bytes per second the memory system moves: with {@code storesAllocate} written-only lines are also read
+     * (write-allocate); without, the STREAM figure.
+     */
+    public RateStatistics hardwareBytesPerSecond(boolean storesAllocate) {
+        return passTimes.rates(workload.hardwareBytesPerPass(storesAllocate));
     }
 }
