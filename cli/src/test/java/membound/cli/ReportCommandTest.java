@@ -45,7 +45,7 @@ class ReportCommandTest {
         Path out = dir.resolve("report");
         Run r = run("report", "--profile", example(), "--model", "gpt2", "--compare", "h100", "--out", out.toString());
         assertEquals(0, r.status(), r.both());
-        assertTrue(r.out().startsWith("wrote " + out + ": 9 charts as PNG and SVG, and index.html"), r.both());
+        assertTrue(r.out().startsWith("wrote " + out + ": 8 charts as PNG and SVG, and index.html"), r.both());
         assertTrue(r.out().contains("open " + out.resolve("index.html")), r.both());
         String page = Files.readString(out.resolve("index.html"));
         for (String chart : new String[] {"roofline-gpu", "time-breakdown", "bandwidth-sensitivity", "latency-cpu"}) {

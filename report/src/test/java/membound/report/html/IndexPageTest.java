@@ -63,9 +63,11 @@ class IndexPageTest {
     void shouldShowThePredictionsKeyFigures() {
         String page = page();
         TrainingRun run = Reports.exampleInput().primary();
-        assertTrue(page.contains("Predicted step time, measured ceilings</td><td class=\"value\">"
-                + Numbers.roundedDuration(run.measured().stepSeconds())), "measured step time");
-        assertTrue(page.contains("Predicted step time, datasheet ceilings</td><td class=\"value\">"
+        assertTrue(page.contains("Predicted step time (roofline bound), example ceilings</td><td class=\"value\">"
+                + Numbers.roundedDuration(run.measured().stepSeconds())), "the example's step time");
+        assertTrue(page.contains("Expected step with trainer typical&#39;s overheads</td><td class=\"value\">"
+                + Numbers.roundedDuration(run.expected().stepSeconds())), "predict's first block, the expected step");
+        assertTrue(page.contains("Predicted step time (roofline bound), datasheet ceilings</td><td class=\"value\">"
                 + Numbers.roundedDuration(run.datasheet().stepSeconds())), "datasheet step time");
         assertTrue(page.contains(Numbers.percent(run.measured().mfu())), "MFU");
         assertTrue(page.contains(String.format(java.util.Locale.ROOT, "elasticity %.2f", run.sensitivity().elasticity())),
@@ -88,8 +90,9 @@ class IndexPageTest {
         ReportRenderer.Rendered rendered = ReportRenderer.render(Reports.withWorkload(file, "llama-3.2-1b", "h100"));
         String page = new String(rendered.files().get(ReportRenderer.INDEX), StandardCharsets.UTF_8);
 
-        assertTrue(page.contains("<td>Predicted step time, datasheet ceilings</td><td class=\"value\">unknown</td>"), page);
-        assertTrue(page.contains(" measured, unknown datasheet"), "the total and the shares say unknown too");
+        assertTrue(page.contains("<td>Predicted step time (roofline bound), datasheet ceilings</td><td class=\"value\">"
+                + "unknown</td>"), page);
+        assertTrue(page.contains(" example, unknown datasheet"), "the total and the shares say unknown too");
         String breakdown = new String(rendered.files().get("time-breakdown.svg"), StandardCharsets.UTF_8);
         assertTrue(breakdown.contains("datasheet: unknown"), "the chart's datasheet bar of the profile says unknown");
     }

@@ -1,0 +1,117 @@
+package membound.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import membound.vocabulary.text.Numbers;
+
+/**
+ * The newcomer walk of issue 33 redone from a fresh clone: what a page says agrees with the command it tells the
+ * reader to paste, one Spark per page, and a machine that cannot hold the setup says so before any time to train.
+ */
+class FreshCloneWalkTest {
+
+    @TempDir
+    Path dir;
+
+    private static ReportCommandTest.Run run(String... args) {
+        return ReportCommandTest.run(args);
+    }
+
+    private static String answerList(String page) {
+        int at = page.indexOf("<ul class=\"answer\">");
+        return page.substring(at, page.indexOf("</ul>", at));
+    }
+
+    private String answer(String... args) throws Exception {
+        Path out = dir.resolve("answer-" + System.nanoTime());
+        List<String> all = new java.util.ArrayList<>(List.of("answer"));
+        all.addAll(List.of(args));
+        all.addAll(List.of("--sizes", "gpt2,llama-3.1-8b", "--users", "2", "--out", out.toString()));
+        ReportCommandTest.Run r = run(all.toArray(String[]::new));
+        assertEquals(0, r.status(), r.both());
+        return Files.readString(out.resolve("index.html"));
+    }
+
+    @Test
+    void shouldDrawTheExampleSparkOnceWhenNoComparisonIsGiven() throws Exception {
+        String page = answer("--profile", TestProfiles.example().toString(), "--model", "llama-3.1-8b");
+        // The example profile is a Spark: the catalog's Spark is not drawn beside it as a second machine.
+        assertFalse(page.contains("NVIDIA DGX Spark (GB10 Grace Blackwell)"), answerList(page));
+        assertFalse(page.contains("answer-bandwidth-map-dgx-spark"), "no second Spark map");
+        assertTrue(page.contains("NVIDIA GH200"), "the HBM machines are still compared");
+    }
+
+    @Test
+    void shouldKeepTheCatalogsSparkWhenTheUserAsksForIt() throws Exception {
+        String page = answer("--profile", TestProfiles.example().toString(), "--model", "llama-3.1-8b",
+                "--compare", "dgx-spark,h100");
+        assertTrue(page.contains("NVIDIA DGX Spark (GB10 Grace Blackwell)"), "--compare dgx-spark is the user's choice");
+    }
+
+    @Test
+    void shouldSayAComparedMachineCannotHoldTheSetupBeforeItsTimeToTrain() throws Exception {
+        String answer = answerList(answer("--hardware", "dgx-spark", "--model", "llama-3.1-8b", "--compare", "h100"));
+        String h100 = List.of(answer.split("<li>")).stream().filter(l -> l.contains("H100") && !l.contains("unlimited")).findFirst().orElseThrow();
+        assertTrue(h100.startsWith("On NVIDIA H100 SXM5 80GB it <b>does not fit</b> as set up (130.2 GiB of 74.5 GiB)"),
+                h100);
+        assertTrue(h100.indexOf("does not fit") < h100.indexOf("29.0 h"), h100);
+        assertFalse(h100.contains("trains it in 29.0 h"), "no time to train said first for a setup that cannot run\n" + h100);
+    }
+
+    @Test
+    void shouldGiveTheExpectedStepPredictPrintsFirstAndCallEveryOtherFigureTheRooflineBound() throws Exception {
+        String page = answer("--hardware", "dgx-spark", "--model", "llama-3.1-8b", "--compare", "h100");
+        ReportCommandTest.Run predict = run("predict", "--hardware", "dgx-spark", "--model", "llama-3.1-8b",
+                "--format", "json");
+        assertEquals(0, predict.status(), predict.both());
+        JsonNode json = new ObjectMapper().readTree(predict.out());
+        String expected = Numbers.secondsOrMillis(json.path("expected").path("stepSeconds").asDouble());
+        String bound = Numbers.secondsOrMillis(json.path("measured").path("stepSeconds").asDouble());
+        String answer = answerList(page);
+        assertTrue(answer.contains("the step is expected at <b>" + expected + "</b>"),
+                "the page's expected step is predict's first block, " + expected + "\n" + answer);
+        assertTrue(answer.contains("These are roofline bounds"), answer);
+        assertTrue(page.contains("the step takes " + bound), "the bound is predict's roofline block, " + bound);
+        assertTrue(page.contains("Every figure but the expected step in the answer is the roofline bound"), "footer");
+    }
+
+    @Test
+    void shouldWordTheExampleReportAsExampleFiguresNeverAsMeasurements() throws Exception {
+        Path out = dir.resolve("report");
+        ReportCommandTest.Run r = run("report", "--profile", TestProfiles.example().toString(), "--model", "gpt2",
+                "--compare", "h100", "--out", out.toString());
+        assertEquals(0, r.status(), r.both());
+        String page = Files.readString(out.resolve("index.html"));
+        assertTrue(page.contains("Example figures (made up, not measured): NVIDIA GB10 GPU"), "the device's group");
+        assertFalse(page.contains("<th colspan=\"3\">Measured: "), "no example figure under a Measured heading");
+        assertFalse(page.contains("measured: example"), "no source called measured and example at once");
+        assertTrue(page.contains("Predicted step time (roofline bound), example ceilings"), "the step's row");
+        assertTrue(page.contains("Expected step with trainer typical&#39;s overheads")
+                || page.contains("Expected step with trainer typical's overheads"), "predict's first block is on the page");
+    }
+
+    @Test
+    void shouldWordACatalogReportAsPublishedFiguresWithNoProfileToLack() throws Exception {
+        Path out = dir.resolve("report");
+        ReportCommandTest.Run r = run("report", "--hardware", "dgx-spark", "--model", "gpt2", "--out", out.toString());
+        assertEquals(0, r.status(), r.both());
+        String page = Files.readString(out.resolve("index.html"));
+        assertTrue(page.contains("Predicted step time (roofline bound), published ceilings"), "the step's row");
+        String key = page.substring(page.indexOf("id=\"key-figures\""), page.indexOf("</section>", page.indexOf("id=\"key-figures\"")));
+        assertFalse(key.contains("the profile&#39;s"), "there is no profile to speak of\n" + key);
+        assertTrue(page.contains("with none (--hardware), a profile's charts are not drawn"), "the charts not drawn");
+        assertTrue(page.contains("not drawn: they need a profile"), "why charts are missing");
+    }
+}
