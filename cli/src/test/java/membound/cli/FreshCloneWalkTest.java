@@ -114,4 +114,30 @@ class FreshCloneWalkTest {
         assertTrue(page.contains("with none (--hardware), a profile's charts are not drawn"), "the charts not drawn");
         assertTrue(page.contains("not drawn: they need a profile"), "why charts are missing");
     }
+
+    @Test
+    void shouldImportTheRepositorysOwnReferenceOutputAndSayWhatPredictUses() throws Exception {
+        Path written = dir.resolve("omp.json");
+        ReportCommandTest.Run r = run("import", "--format", "stream-omp",
+                TestProfiles.localFixture("stream-omp-2threads-16M.txt").toString(), "--into",
+                TestProfiles.example().toString(), "--output", written.toString());
+        assertEquals(0, r.status(), r.both());
+        // The example's CPU has its own triad ceiling: the import keeps it and says how the imported figure compares.
+        assertTrue(r.out().contains("ceiling cpu DRAM triad ceiling: 112.0 GB/s (median of entry "
+                + "cpu-triad-double-t20-all-dram), kept: an import never replaces a ceiling the profile has; "
+                + "cpu-stream-omp-triad-double-t2 median 7.8 GB/s = 0.07x it"), r.out());
+        assertTrue(r.out().contains("next: scripts/membound show " + written), r.out());
+    }
+
+    @Test
+    void shouldSayPredictUsesAnImportedFigureThatBecameTheCeiling() throws Exception {
+        Path written = dir.resolve("stream.json");
+        ReportCommandTest.Run r = run("import", "--format", "stream",
+                TestProfiles.localFixture("stream-c-5.10-2threads-80M.txt").toString(), "--into",
+                TestProfiles.example().toString(), "--device", "host2", "--device-name", "a second host",
+                "--output", written.toString());
+        assertEquals(0, r.status(), r.both());
+        assertTrue(r.out().contains("ceiling host2 DRAM triad ceiling: 22.6 GB/s (best of entry "
+                + "host2-stream-triad-double-t2), imported: predict uses it"), r.out());
+    }
 }
