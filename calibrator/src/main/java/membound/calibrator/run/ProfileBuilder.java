@@ -148,6 +148,10 @@ final class ProfileBuilder {
                     + "checks that calibration works; its figures are not this machine's ceilings", CPU, null));
         }
         for (String warning : host.warnings()) {
+            if (warning.equals(membound.hardware.host.Host.THP_MADVISE_WARNING)
+                    && "true".equals(runSettings.get("jvm.transparentHugePages"))) {
+                continue; // the forks ran with -XX:+UseTransparentHugePages: the heap had huge pages
+            }
             quality = quality.with(new Quality.Flag("host-warning", warning, CPU, null));
         }
 
