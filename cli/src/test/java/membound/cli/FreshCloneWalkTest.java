@@ -140,4 +140,20 @@ class FreshCloneWalkTest {
         assertTrue(r.out().contains("ceiling host2 DRAM triad ceiling: 22.6 GB/s (best of entry "
                 + "host2-stream-triad-double-t2), imported: predict uses it"), r.out());
     }
+
+    @Test
+    void shouldEndPredictWithAReportCommandThatRunsAsPasted() throws Exception {
+        ReportCommandTest.Run predict = run("predict", "--model", "llama-3.2-1b", "--hardware", "dgx-spark", "--finetune",
+                "lora", "--tokens", "2B");
+        assertEquals(0, predict.status(), predict.both());
+        String hint = predict.out().strip().lines().reduce((a, b) -> b).orElseThrow();
+        String command = hint.substring(hint.indexOf("scripts/membound ") + "scripts/membound ".length());
+        assertFalse(command.contains("<") || command.contains("["), "no placeholder to fill in: " + hint);
+        List<String> args = new java.util.ArrayList<>(List.of(command.split(" ")));
+        assertEquals("report-llama-3.2-1b", args.get(args.size() - 1), hint);
+        args.set(args.size() - 1, dir.resolve("pasted").toString());
+        ReportCommandTest.Run report = run(args.toArray(String[]::new));
+        assertEquals(0, report.status(), report.both());
+        assertTrue(Files.exists(dir.resolve("pasted/index.html")), report.both());
+    }
 }

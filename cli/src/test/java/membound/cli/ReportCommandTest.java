@@ -74,8 +74,12 @@ class ReportCommandTest {
     void shouldPointFromPredictToTheReport() {
         Run r = run("predict", "--model", "gpt2", "--profile", example());
         assertEquals(0, r.status(), r.both());
-        assertTrue(r.out().strip().endsWith("charts and a page of this: scripts/membound report --profile " + example()
-                + " <same options> --out NEW_DIR"), r.both());
+        // The very command, to paste as it is: predict's arguments and a new directory.
+        assertTrue(r.out().strip().endsWith("charts and a page of this: scripts/membound report --model gpt2 --profile "
+                + example() + " --out report-gpt2"), r.both());
+        Run bytes = run("predict", "--model", "gpt2", "--hardware", "h100", "--finetune", "lora", "--format", "text");
+        assertTrue(bytes.out().strip().endsWith("scripts/membound report --model gpt2 --hardware h100 --finetune lora "
+                + "--out report-gpt2"), bytes.both());
     }
 
     @Test

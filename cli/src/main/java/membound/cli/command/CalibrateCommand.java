@@ -318,8 +318,9 @@ public final class CalibrateCommand implements Callable<Integer> {
         s.append("next: ").append(Launcher.command("show ")).append(outcome.profileFile()).append("\n      ")
                 .append(Launcher.command("predict --profile "))
                 .append(outcome.profileFile()).append(" --model llama-3.1-8b\n");
-        s.append("charts and a page of this profile: ").append(Launcher.command("report --profile ")).append(outcome.profileFile())
-                .append(" [--model PRESET ...] --out NEW_DIR\n");
+        String stem = outcome.profileFile().getFileName().toString().replaceFirst("\\.json$", "");
+        s.append("charts and a page of this profile: ").append(Launcher.command("report --profile "))
+                .append(outcome.profileFile()).append(" --model llama-3.1-8b --out report-").append(stem).append('\n');
         return s.toString();
     }
 }
