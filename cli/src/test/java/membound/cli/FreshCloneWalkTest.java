@@ -156,4 +156,30 @@ class FreshCloneWalkTest {
         assertEquals(0, report.status(), report.both());
         assertTrue(Files.exists(dir.resolve("pasted/index.html")), report.both());
     }
+
+    @Test
+    void shouldGiveAComparedMachinesMitigationACommandThatReproducesItsFigure() throws Exception {
+        // The example profile with the catalog's Spark asked for: the Spark column's best mitigation names the Spark.
+        String answer = answerList(answer("--profile", TestProfiles.example().toString(), "--model", "llama-3.1-8b",
+                "--compare", "dgx-spark,h100"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("The mitigation that helps most on dgx-spark: <b>[^<]+"
+                + "</b>, ([-+][0-9.]+%) time to train, [^<]*<code>scripts/membound ([^<]+)</code>").matcher(answer);
+        assertTrue(m.find(), answer);
+        String command = m.group(2);
+        assertTrue(command.startsWith("predict --hardware dgx-spark "), "the command names the column's machine: " + command);
+        assertFalse(command.contains("--profile"), command);
+        List<String> args = new java.util.ArrayList<>(List.of(command.split(" ")));
+        args.addAll(List.of("--format", "json"));
+        double mitigated = totalSeconds(args);
+        double asGiven = totalSeconds(List.of("predict", "--hardware", "dgx-spark", "--model", "llama-3.1-8b", "--format",
+                "json"));
+        assertEquals(m.group(1), Numbers.signedPercent(mitigated / asGiven - 1),
+                "the figure on the page is what the command it prints predicts");
+    }
+
+    private static double totalSeconds(List<String> args) throws Exception {
+        ReportCommandTest.Run r = run(args.toArray(String[]::new));
+        assertEquals(0, r.status(), r.both());
+        return new ObjectMapper().readTree(r.out()).path("measured").path("totalSeconds").asDouble();
+    }
 }
