@@ -182,4 +182,16 @@ class FreshCloneWalkTest {
         assertEquals(0, r.status(), r.both());
         return new ObjectMapper().readTree(r.out()).path("measured").path("totalSeconds").asDouble();
     }
+
+    @Test
+    void shouldTellANewcomerWhereToStartInTheTopLevelHelp() {
+        ReportCommandTest.Run r = run("--help");
+        assertEquals(0, r.status(), r.both());
+        String start = r.out().substring(r.out().indexOf("Start here"));
+        assertTrue(start.contains("  scripts/membound calibrate --quick\n"), start);
+        assertTrue(start.contains("  scripts/membound predict --profile latest --model llama-3.1-8b\n"), start);
+        for (String line : start.lines().toList()) {
+            assertTrue(line.length() <= 80, "a line picocli would wrap: " + line);
+        }
+    }
 }
