@@ -112,7 +112,8 @@ class FreshCloneWalkTest {
         String key = page.substring(page.indexOf("id=\"key-figures\""), page.indexOf("</section>", page.indexOf("id=\"key-figures\"")));
         assertFalse(key.contains("the profile&#39;s"), "there is no profile to speak of\n" + key);
         assertTrue(page.contains("with none (--hardware), a profile's charts are not drawn"), "the charts not drawn");
-        assertTrue(page.contains("not drawn: they need a profile"), "why charts are missing");
+        assertTrue(page.contains("not drawn: it needs a profile") || page.contains("not drawn: they need a profile"),
+                "why charts are missing");
     }
 
     @Test
@@ -193,5 +194,16 @@ class FreshCloneWalkTest {
         for (String line : start.lines().toList()) {
             assertTrue(line.length() <= 80, "a line picocli would wrap: " + line);
         }
+    }
+
+    @Test
+    void shouldPrintTheExportedToolsCommandToRunWhereTheFileIs() {
+        Path file = dir.resolve("spark.genz.json");
+        ReportCommandTest.Run r = run("export", "--to", "genz", "--hardware", "dgx-spark", "--out", file.toString());
+        assertEquals(0, r.status(), r.both());
+        String line = r.out().lines().filter(l -> l.startsWith("run   ")).findFirst().orElseThrow();
+        // The command opens 'spark.genz.json' by its name: it runs in the directory the file was written to.
+        assertTrue(line.startsWith("run   cd " + dir + " && python3 "), line);
+        assertTrue(line.contains("open('spark.genz.json')"), line);
     }
 }

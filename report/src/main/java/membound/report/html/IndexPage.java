@@ -507,7 +507,8 @@ public final class IndexPage {
         h.append("</ol>\n");
         if (omitted > 0) {
             h.append("<p class=\"files\">").append(omitted).append(omitted == 1 ? " chart is" : " charts are")
-                    .append(hasProfile ? " not drawn because the profile lacks their data" : " not drawn: they need a profile")
+                    .append(hasProfile ? " not drawn because the profile lacks their data"
+                            : omitted == 1 ? " not drawn: it needs a profile" : " not drawn: they need a profile")
                     .append(": <a href=\"#not-drawn\">see why</a>.</p>\n");
         }
         h.append("</nav>\n");
