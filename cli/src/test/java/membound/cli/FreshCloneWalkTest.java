@@ -206,4 +206,17 @@ class FreshCloneWalkTest {
         assertTrue(line.startsWith("run   cd " + dir + " && python3 "), line);
         assertTrue(line.contains("open('spark.genz.json')"), line);
     }
+
+    @Test
+    void shouldNotGiveTheMapsLowestBandwidthAsWhereBandwidthStopsMattering() throws Exception {
+        // A compute-bound CPU: even the map's lowest bandwidth is within 10% of unlimited, as the text says.
+        String page = answer("--profile", TestProfiles.root().resolve("cli/src/test/resources/golden/profiles/"
+                + "cpu-quick-v2.json").toString(), "--model", "llama-3.1-8b", "--compare", "h100");
+        assertTrue(answerList(page).contains("even at the map's lowest bandwidth"), answerList(page));
+        String table = page.substring(page.indexOf("id=\"bandwidth-map-table\""));
+        String row = table.substring(table.indexOf("<tr><td>llama-3.1-8b</td>"), table.indexOf("</tr>",
+                table.indexOf("<tr><td>llama-3.1-8b</td>")));
+        assertTrue(row.contains("(the map&#39;s lowest)") || row.contains("(the map's lowest)"), row);
+        assertTrue(row.contains(">below "), "not 'from' the lowest: below it\n" + row);
+    }
 }

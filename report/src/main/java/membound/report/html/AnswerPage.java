@@ -405,7 +405,8 @@ public final class AnswerPage {
             String from = "beyond the map";
             for (int c = 0; c < map.bandwidths().length; c++) {
                 if (map.slowdown(m, c) <= BANDWIDTH_STOPS_MATTERING) {
-                    from = Units.formatBandwidth(map.bandwidths()[c]);
+                    // Within 10% at the map's lowest bandwidth: where it stops being so lies below the map.
+                    from = (c == 0 ? "below " : "") + Units.formatBandwidth(map.bandwidths()[c]) + (c == 0 ? " (the map's lowest)" : "");
                     break;
                 }
             }

@@ -18,6 +18,7 @@ import membound.report.Reports;
 import membound.report.TrainingRun;
 import membound.report.chart.Figure;
 import membound.vocabulary.text.Numbers;
+import membound.vocabulary.units.Units;
 
 /** index.html of the example report: every chart referred to, the key figures shown with their sources, nothing fetched. */
 class IndexPageTest {
@@ -56,6 +57,11 @@ class IndexPageTest {
         assertTrue(page.contains("Nominal memory bandwidth (cpu, gpu)</td><td class=\"value\">273.0 GB/s"), "nominal");
         assertTrue(page.contains("NVIDIA DGX Spark datasheet (273 GB/s LPDDR5x, 256-bit)"), "nominal source");
         assertTrue(page.contains("NVIDIA publishes no dense BF16 figure for GB10"), "an unknown nominal says why");
+        // One bf16 peak on the page: the profile lacks it, and the row says which figure the MFU divides by instead.
+        String mfuPeak = Units.formatFlops(Reports.exampleInput().primary().measured().peakFlopsPerSecond());
+        assertTrue(page.contains("Nominal bf16 dense peak (gpu)</td><td class=\"value\">not in the profile; " + mfuPeak
+                + " stands in (the MFU above)"), "the bf16 peak row names the MFU's peak");
+        assertFalse(page.contains("Nominal bf16 dense peak (gpu)</td><td class=\"value\">unknown"), "never unknown beside it");
         assertTrue(page.contains("hand-written example"), "the profile's quality flags are shown");
     }
 
