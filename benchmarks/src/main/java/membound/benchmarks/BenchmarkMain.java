@@ -21,11 +21,13 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import membound.benchmarks.results.Nominal;
 import membound.benchmarks.results.ResultTable;
 import membound.benchmarks.suite.JmhProperties;
+import membound.benchmarks.suite.LoadWatch;
 import membound.benchmarks.suite.SuitePlan;
 import membound.benchmarks.suite.SuiteRunner;
 import membound.vocabulary.BadInputException;
 import membound.hardware.host.Host;
 import membound.hardware.host.HostDetector;
+import membound.hardware.host.LoadMonitor;
 
 /**
  * The suite's entry point, behind both {@code mvn -pl benchmarks jmh:run} and
@@ -119,10 +121,18 @@ public final class BenchmarkMain {
             }
 
             // JMH copies each fork's stderr into its output: the fork's incubator notice comes through here.
-            List<RunResult> results = SuiteRunner.run(plan, OutputFormatFactory.createFormatInstance(filtered(out),
-                    command.verbosity().orElse(VerboseMode.NORMAL)));
+            // Other processes' cpu time is watched during every benchmark, so the table flags load-seen as calibrate does.
+            java.util.Optional<LoadMonitor> monitor = LoadMonitor.start(Path.of("/proc"), host.logicalCpus());
+            LoadWatch watch = new LoadWatch(OutputFormatFactory.createFormatInstance(filtered(out),
+                    command.verbosity().orElse(VerboseMode.NORMAL)), monitor.orElse(null));
+            List<RunResult> results;
+            try {
+                results = SuiteRunner.run(plan, watch);
+            } finally {
+                monitor.ifPresent(LoadMonitor::close);
+            }
             Path resultFile = SuiteRunner.writeJson(results, plan.resultFile().orElseThrow());
-            ResultTable.print(out, results, Nominal.of(host, properties.getProperty("membound.nominalBandwidth")));
+            ResultTable.print(out, results, Nominal.of(host, properties.getProperty("membound.nominalBandwidth")), watch);
             out.println("JMH results: " + resultFile);
             return 0;
         } catch (CommandLineOptionException e) {

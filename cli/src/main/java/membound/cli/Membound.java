@@ -27,6 +27,11 @@ import membound.vocabulary.BadInputException;
         mixinStandardHelpOptions = true,
         versionProvider = Membound.Version.class,
         description = "Measured memory bandwidth, hardware profiles and the training time they imply.",
+        footer = {"", "Start here (README.md, \"On a fresh machine\"):",
+                "  ${sys:membound.command:-scripts/membound} calibrate --quick",
+                "  ${sys:membound.command:-scripts/membound} predict --profile latest --model llama-3.1-8b",
+                "  ${sys:membound.command:-scripts/membound} answer --hardware dgx-spark --model llama-3.1-8b --out answer",
+                "Each command's options: ${sys:membound.command:-scripts/membound} COMMAND --help"},
         subcommands = {
                 CommandLine.HelpCommand.class,
                 HardwareCommand.class,

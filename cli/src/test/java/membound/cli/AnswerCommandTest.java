@@ -105,6 +105,27 @@ class AnswerCommandTest {
         assertTrue(colours(png) > 200, "the screenshot has " + colours(png) + " colours");
     }
 
+    @Test
+    void shouldScreenshotTheWholePageWithTheScript() throws Exception {
+        assertEquals(0, run.status(), run.both());
+        assumeTrue(chromium() != null, "no chromium on PATH (or MEMBOUND_CHROMIUM): the browser check is skipped");
+        Path shot = dir.resolve("whole.png");
+        Process p = new ProcessBuilder("bash", TestProfiles.root().resolve("scripts/answer-screenshot.sh").toString(),
+                out.toString(), shot.toString()).redirectErrorStream(true).redirectOutput(dir.resolve("shot.log").toFile())
+                .start();
+        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "the script took over three minutes");
+        assertEquals(0, p.exitValue(), Files.readString(dir.resolve("shot.log")));
+        BufferedImage png = ImageIO.read(shot.toFile());
+        // The page ends inside the shot: its last rows are the background below the page, none is cut off.
+        int[] last = png.getRGB(0, png.getHeight() - 1, png.getWidth(), 1, null, 0, png.getWidth());
+        for (int y = png.getHeight() - 30; y < png.getHeight(); y++) {
+            assertTrue(java.util.Arrays.equals(last, png.getRGB(0, y, png.getWidth(), 1, null, 0, png.getWidth())),
+                    "row " + y + " of " + png.getHeight() + " is page, not the background below it: the page is cut off");
+        }
+        assertTrue(Files.readString(dir.resolve("shot.log")).contains("(1100 x " + png.getHeight() + " px)"),
+                Files.readString(dir.resolve("shot.log")));
+    }
+
     static String chromium() {
         String given = System.getenv("MEMBOUND_CHROMIUM");
         if (given != null && !given.isBlank()) {

@@ -246,11 +246,20 @@ class BadInputCatalogueTest {
         cases.add(of("import stream", "two Copy rows and no Scale", "Copy, Scale, Add and Triad once",
                 Map.of("out.txt", streamOutput().replace(scale, copy), "a.json", example),
                 "import", "--format", "stream", "@out.txt", "--into", "@a.json"));
-        cases.add(of("import stream", "the repository's stream-omp output", "stream.c",
+        cases.add(of("import stream", "the repository's stream-omp output", "give --format stream-omp",
                 Map.of("out.txt", "tool=stream-omp kernel=triad elements=80000000 threads=2 passes=10 libc=0 "
                         + "stream_bytes_per_pass=1920000000 best_seconds=0.080000 median_seconds=0.081000 "
                         + "best_GBps=24.00 median_GBps=23.70\n", "a.json", example),
                 "import", "--format", "stream", "@out.txt", "--into", "@a.json"));
+        String omp = "tool=stream-omp kernel=triad elements=16777216 threads=2 passes=10 libc=0 "
+                + "stream_bytes_per_pass=402653184 best_seconds=0.026993 median_seconds=0.051740 best_GBps=14.92 "
+                + "median_GBps=7.78\n";
+        cases.add(of("import stream-omp", "an edited rate", "best_GBps",
+                Map.of("out.txt", omp.replace("best_GBps=14.92", "best_GBps=41.92"), "a.json", example),
+                "import", "--format", "stream-omp", "@out.txt", "--into", "@a.json"));
+        cases.add(of("import stream-omp", "a kernel run twice", "one line per kernel",
+                Map.of("out.txt", omp + omp, "a.json", example), "import", "--format", "stream-omp", "@out.txt",
+                "--into", "@a.json"));
         String cut = String.join("\n", ncclOutput().lines().limit(26).toList()) + "\n";
         cases.add(of("import nccl-tests", "log cut off inside its table", "--partial",
                 Map.of("nccl.txt", cut, "a.json", example), "import", "--format", "nccl-tests", "@nccl.txt", "--into",
@@ -323,7 +332,7 @@ class BadInputCatalogueTest {
                     "@out.txt", "--output", "@n.json"));
         }
         // Each importer's file.
-        for (String format : List.of("stream", "babelstream", "likwid", "nvbandwidth", "nccl-tests", "jmh")) {
+        for (String format : List.of("stream", "stream-omp", "babelstream", "likwid", "nvbandwidth", "nccl-tests", "jmh")) {
             cases.add(of("import " + format, "empty file", "out.txt", Map.of("out.txt", "", "a.json", example),
                     "import", "--format", format, "@out.txt", "--into", "@a.json", "--device", "gpu",
                     "--link", "pair", "--link-kind", "network"));
@@ -379,7 +388,7 @@ class BadInputCatalogueTest {
         readers.add(new String[] {"validate --summary", "validate", "--summary", "FILE"});
         readers.add(new String[] {"export --profile", "export", "--to", "calculon", "--profile", "FILE", "--out",
                 "@e.json"});
-        for (String format : List.of("stream", "babelstream", "likwid", "nvbandwidth", "nccl-tests", "jmh")) {
+        for (String format : List.of("stream", "stream-omp", "babelstream", "likwid", "nvbandwidth", "nccl-tests", "jmh")) {
             readers.add(new String[] {"import " + format, "import", "--format", format, "FILE", "--into", "@a.json",
                     "--device", "gpu", "--link", "pair", "--link-kind", "network"});
         }
@@ -474,7 +483,7 @@ class BadInputCatalogueTest {
             }
         }
         // Text tool outputs: not UTF-8, or larger than the limit (an absurd line count is the sparse file above).
-        for (String format : List.of("stream", "babelstream", "likwid", "nccl-tests")) {
+        for (String format : List.of("stream", "stream-omp", "babelstream", "likwid", "nccl-tests")) {
             cases.add(of("import " + format, "invalid UTF-8", "UTF-8",
                     Map.of("a.json", example, "out.bin", "Copy: \udc80"), "import", "--format", format, "@out.bin",
                     "--into", "@a.json", "--device", "gpu", "--link", "pair", "--link-kind", "network"));

@@ -1,6 +1,7 @@
 package membound.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -63,6 +64,7 @@ class DataWalkTest {
                     "--profiles-dir", dir.toString()},
                     new PrintWriter(out, true), new PrintWriter(err, true));
             assertEquals(0, status, out + "\n" + err);
+            assertSummaryExplainsEveryRow(out.toString());
         } finally {
             System.clearProperty("membound.calibrationLock");
         }
@@ -71,7 +73,12 @@ class DataWalkTest {
             file = files.filter(f -> f.toString().endsWith(".json") && !f.toString().endsWith(".jmh.json"))
                     .findFirst().orElseThrow();
         }
-        Device cpu = ProfileJson.read(file).device("cpu").orElseThrow();
+        Profile profile = ProfileJson.read(file);
+        Device cpu = profile.device("cpu").orElseThrow();
+        if ("true".equals(profile.provenance().settings().get("jvm.transparentHugePages"))) {
+            assertFalse(profile.quality().flags().stream().anyMatch(f -> f.message().contains("UseTransparentHugePages")),
+                    "the forks had huge pages: no warning that they would not " + profile.quality().flags());
+        }
         // A smoke run's tiny working sets may measure no DRAM plateau: a nominal figure lets it predict, and every
         // cache-level ceiling it stores is compared where predict prints one.
         JsonNode prediction = predict("predict", "--model", "gpt2", "--profile", file.toString(), "--precision", "fp32",
@@ -90,6 +97,33 @@ class DataWalkTest {
         assertTrue(compared > 0, "some stored level ceiling is printed: " + prediction.path("measuredCeilings"));
         FlopCeiling gemm = cpu.computeCeiling(Precision.FP32, ComputeEntry.Kind.GEMM).orElseThrow();
         assertEquals(gemm.flopsPerSecond(), printed(prediction, "fp32 GEMM"), 0.0, "the GEMM ceiling, bit for bit");
+    }
+
+    /**
+     * The table that ends a calibration fills every "vs nominal" cell (a share, "unknown", or "-" for a cache level),
+     * explains an update row (Copy's figure in hardware bytes, not a kernel of its own), and warns about transparent
+     * huge pages only where the forks ran without them.
+     */
+    private static void assertSummaryExplainsEveryRow(String out) {
+        List<String> lines = out.lines().toList();
+        int header = lines.indexOf(lines.stream().filter(l -> l.startsWith("level  access")).findFirst().orElseThrow());
+        int rows = 0;
+        for (String line : lines.subList(header + 1, lines.size())) {
+            if (!line.matches("^(L1|L2|L3|SLC|DRAM)\\s.*")) {
+                break;
+            }
+            rows++;
+            String last = line.substring(line.lastIndexOf(' ') + 1);
+            boolean update = line.matches("^\\S+\\s+update\\s.*");
+            assertTrue(last.equals("-") ? !line.startsWith("DRAM") : update ? line.endsWith("as copy")
+                    : last.equals("unknown") || last.matches("\\d+%"), "vs nominal: " + line + "\n" + out);
+            if (update) {
+                String level = line.split("\\s+")[0];
+                assertTrue(out.lines().anyMatch(l -> l.startsWith("update (") && l.contains("): not a kernel of its own")
+                        && l.substring(0, l.indexOf(')')).contains(level)), "the update row explained\n" + out);
+            }
+        }
+        assertTrue(rows > 0, out);
     }
 
     @Test

@@ -150,7 +150,8 @@ class FirstUseTest {
     void shouldHintCommandsAsTheLauncherIsTyped() {
         ReportCommandTest.Run r = run("predict", "--model", "gpt2", "--hardware", "dgx-spark");
         assertEquals(0, r.status(), r.both());
-        assertTrue(r.out().contains("charts and a page of this: scripts/membound report --hardware dgx-spark"), r.out());
+        assertTrue(r.out().contains("charts and a page of this: scripts/membound report --model gpt2 --hardware dgx-spark "
+                + "--out report-gpt2"), r.out());
     }
 
     @Test

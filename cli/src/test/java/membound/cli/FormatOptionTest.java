@@ -35,8 +35,8 @@ class FormatOptionTest {
 
         String expected = command.startsWith("import")
                 // import's first --format names the tool; a second one must be text or json.
-                ? "membound: --format must name one input format (stream, babelstream, likwid, nvbandwidth, "
-                        + "nccl-tests, jmh, llm-analysis, calculon): --format=xml"
+                ? "membound: --format must name one input format (stream, stream-omp, babelstream, likwid, "
+                        + "nvbandwidth, nccl-tests, jmh, llm-analysis, calculon): --format=xml"
                 : "membound: --format must be text or json: --format=xml";
         assertEquals(expected + "\n", err.toString(), out.toString());
         assertEquals(2, status);

@@ -45,7 +45,7 @@ class ReportCommandTest {
         Path out = dir.resolve("report");
         Run r = run("report", "--profile", example(), "--model", "gpt2", "--compare", "h100", "--out", out.toString());
         assertEquals(0, r.status(), r.both());
-        assertTrue(r.out().startsWith("wrote " + out + ": 9 charts as PNG and SVG, and index.html"), r.both());
+        assertTrue(r.out().startsWith("wrote " + out + ": 8 charts as PNG and SVG, and index.html"), r.both());
         assertTrue(r.out().contains("open " + out.resolve("index.html")), r.both());
         String page = Files.readString(out.resolve("index.html"));
         for (String chart : new String[] {"roofline-gpu", "time-breakdown", "bandwidth-sensitivity", "latency-cpu"}) {
@@ -74,8 +74,12 @@ class ReportCommandTest {
     void shouldPointFromPredictToTheReport() {
         Run r = run("predict", "--model", "gpt2", "--profile", example());
         assertEquals(0, r.status(), r.both());
-        assertTrue(r.out().strip().endsWith("charts and a page of this: scripts/membound report --profile " + example()
-                + " <same options> --out NEW_DIR"), r.both());
+        // The very command, to paste as it is: predict's arguments and a new directory.
+        assertTrue(r.out().strip().endsWith("charts and a page of this: scripts/membound report --model gpt2 --profile "
+                + example() + " --out report-gpt2"), r.both());
+        Run bytes = run("predict", "--model", "gpt2", "--hardware", "h100", "--finetune", "lora", "--format", "text");
+        assertTrue(bytes.out().strip().endsWith("scripts/membound report --model gpt2 --hardware h100 --finetune lora "
+                + "--out report-gpt2"), bytes.both());
     }
 
     @Test

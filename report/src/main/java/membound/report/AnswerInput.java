@@ -2,6 +2,7 @@ package membound.report;
 
 import java.util.List;
 
+import membound.model.TrainerEstimate;
 import membound.model.sweep.Sweeps;
 import membound.report.chart.AnswerCharts;
 import membound.vocabulary.BadInputException;
@@ -23,11 +24,15 @@ import membound.vocabulary.BadInputException;
  * @param sharing          1..K users on every machine
  * @param mitigations      each mitigation on the profile's machine and on the first compared one
  * @param commandLine      the command that made the page
+ * @param expected         the setup as given on the profile's machine with the trainer's fitted terms: what
+ *                         {@code membound predict} prints first ("expected with trainer ..."); every other figure of the
+ *                         page is the roofline bound, predict's second block
  */
 public record AnswerInput(String workload, String setup, String predictCommand, long tokens, List<Sweeps.Point> asGiven,
                           List<Sweeps.Point> sizes, List<Sweeps.BandwidthMap> maps, List<AnswerCharts.Marker> markers,
                           List<Sweeps.VariantPoint> precisions, List<Sweeps.SharingPoint> sharing,
-                          List<Sweeps.VariantPoint> mitigations, String commandLine) {
+                          List<Sweeps.VariantPoint> mitigations, String commandLine,
+                          TrainerEstimate expected) {
 
     public AnswerInput {
         asGiven = List.copyOf(asGiven);
@@ -37,6 +42,7 @@ public record AnswerInput(String workload, String setup, String predictCommand, 
         precisions = List.copyOf(precisions);
         sharing = List.copyOf(sharing);
         mitigations = List.copyOf(mitigations);
+        java.util.Objects.requireNonNull(expected, "expected");
         if (maps.isEmpty()) {
             throw new BadInputException("the answer needs the bandwidth map of the profile's machine: maps=0");
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import membound.model.OperationRow;
 import membound.model.Sensitivity;
 import membound.model.StepResult;
+import membound.model.TrainerEstimate;
 import membound.model.roofline.CeilingLine;
 import membound.vocabulary.BadInputException;
 
@@ -20,13 +21,15 @@ import membound.vocabulary.BadInputException;
  * @param machineSource       where its figures came from
  * @param datasheet           the step on datasheet ceilings; null where the machine has no datasheet figures
  * @param datasheetDifference (datasheet - measured) / measured step time; null with no datasheet step
+ * @param expected            the step with the trainer's fitted terms (predict's first block); every other figure is
+ *                            the roofline bound; null in a prediction that has none
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TrainingRun(String workload, String workloadSource, long parameters, double trainableParameters,
                           Setup setup, String machine, String machineName, String machineSource, StepResult measured,
                           StepResult datasheet, Double datasheetDifference, Sensitivity sensitivity,
                           Memory memory, List<OperationRow> operations, List<CeilingLine> measuredCeilings,
-                          List<CeilingLine> datasheetCeilings, List<String> notes) {
+                          List<CeilingLine> datasheetCeilings, List<String> notes, TrainerEstimate expected) {
 
     public TrainingRun {
         if (machine == null || machine.isBlank()) {

@@ -34,9 +34,10 @@ class OmittedChartsTest {
                 "measured-vs-nominal", "the profile has no measured-over-nominal bandwidth (efficiency.bandwidth[] is empty); "
                         + "nominal bandwidth unknown for cpu: platform not recognised; give --nominal-bandwidth",
                 "bandwidth-working-set-cpu", "device cpu has bandwidth at one working-set size only (1 GiB): a curve needs two "
-                        + "or more (membound calibrate --standard measures L1 to DRAM)",
-                "thread-scaling-cpu", "device cpu has no thread-scaling curve with two or more thread counts (threadScaling[] is empty)",
-                "latency-cpu", "device cpu has no load-latency measurement (latency[] is empty)"), reasons);
+                        + "or more (scripts/membound calibrate --standard measures L1 to DRAM)",
+                "thread-scaling-cpu", "device cpu has no thread-scaling curve with two or more thread counts (threadScaling[] is empty): scripts/membound calibrate --standard measures it",
+                "latency-cpu", "device cpu has no load-latency measurement (latency[] is empty): "
+                        + "scripts/membound calibrate --standard measures it"), reasons);
         assertEquals(1, r.files().size(), "only index.html: " + r.files().keySet());
         String page = new String(r.files().get(ReportRenderer.INDEX), StandardCharsets.UTF_8);
         for (Figure.Omitted o : r.omitted()) {

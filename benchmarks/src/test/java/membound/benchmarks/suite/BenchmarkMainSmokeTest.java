@@ -70,6 +70,36 @@ class BenchmarkMainSmokeTest {
         assertTrue(run.out().lines().anyMatch(line -> line.startsWith("Sum ") && line.contains(" x1 ")), run::all);
         assertTrue(run.out().contains("That factor is assumed here, not measured"), run::all);
         assertJsonWritten(run, "StreamBenchmark.pass");
+        assertFlaggedAsCalibrateFlags(run);
+    }
+
+    /**
+     * Every bandwidth row ends with the flags calibrate would give its figure: noisy exactly where its CV is above
+     * calibrate's 10%, each flag explained on a line of its own, and load watched (or said not to be).
+     */
+    private static void assertFlaggedAsCalibrateFlags(Run run) {
+        java.util.regex.Pattern row = java.util.regex.Pattern.compile(
+                "^(\\w+)\\s+(double|float)\\s+(vector|scalar)\\s+(\\d+)\\s.*?\\s([0-9.]+)%\\s+\\S+\\s+(\\S+)$");
+        int rows = 0;
+        for (String line : run.out().lines().toList()) {
+            java.util.regex.Matcher m = row.matcher(line);
+            if (!m.matches()) {
+                continue;
+            }
+            rows++;
+            double cv = Double.parseDouble(m.group(5)) / 100;
+            String flags = m.group(6);
+            assertEquals(cv > membound.benchmarks.results.RunFlags.NOISY_COEFFICIENT_OF_VARIATION + 0.0005,
+                    flags.contains("noisy"), () -> line + "\n" + run.all());
+            if (flags.contains("noisy")) {
+                String what = m.group(1) + " " + m.group(2) + " " + m.group(3) + ", " + m.group(4) + " threads";
+                assertTrue(run.out().lines().anyMatch(l -> l.startsWith("flag noisy " + what)
+                        && l.contains("above the 10% threshold")), () -> what + "\n" + run.all());
+            }
+        }
+        assertTrue(rows >= 8, run::all);
+        assertTrue(run.out().contains("load: not watched") == !java.nio.file.Files.isReadable(
+                java.nio.file.Path.of("/proc/stat")), run::all);
     }
 
     @Test

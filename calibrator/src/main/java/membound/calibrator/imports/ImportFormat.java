@@ -15,6 +15,7 @@ import membound.vocabulary.files.InputFiles;
 public enum ImportFormat {
     STREAM("stream", "McCalpin stream.c output", "cpu",
             "STREAM version \\$Revision:|^Function\\s+(?:Best Rate MB/s|Rate \\(MB/s\\))"),
+    STREAM_OMP("stream-omp", "scripts/reference/stream-omp output", "cpu", "^tool=stream-omp\\s"),
     BABELSTREAM("babelstream", "BabelStream output", "cpu",
             "^(?:BabelStream|GPU-STREAM)$|^function,num_times,n_elements,sizeof,|^Function\\s+Mi?Bytes/sec\\s+Min \\(sec\\)"),
     LIKWID("likwid", "likwid-bench output", "cpu", "^LIKWID MICRO BENCHMARK$|^Data volume \\(Byte\\):"),
@@ -124,6 +125,7 @@ public enum ImportFormat {
         checkIsThisTool(out.lines, out.file);
         return switch (this) {
             case STREAM -> StreamCImporter.parse(out);
+            case STREAM_OMP -> StreamOmpImporter.parse(out);
             case BABELSTREAM -> BabelStreamImporter.parse(out);
             case LIKWID -> LikwidBenchImporter.parse(out);
             case NCCL_TESTS -> NcclTestsImporter.parse(out);

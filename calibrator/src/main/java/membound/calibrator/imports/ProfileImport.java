@@ -75,9 +75,11 @@ public final class ProfileImport {
      * @param flags   quality flags added
      * @param skipped  parts of the tool output not imported, and why
      * @param inferred what the import inferred (rank count, link kind) and from what
+     * @param ceilings what the model's DRAM ceilings are for each imported pattern after the import: the imported
+     *                 figure, or the profile's own one it kept, with the two compared
      */
     public record Result(Profile profile, List<String> added, List<Quality.Flag> flags, List<String> skipped,
-                         List<String> inferred) {
+                         List<String> inferred, List<String> ceilings) {
     }
 
     public static Result apply(Profile input, ImportedFigures figures, ImportFormat format, Target target,
@@ -87,6 +89,7 @@ public final class ProfileImport {
         List<Quality.Flag> flags = new ArrayList<>();
         List<String> inferred = new ArrayList<>(figures.inferred());
         String deviceId = target.deviceId() != null ? target.deviceId() : format.defaultDevice();
+        List<String> ceilingNotes = new ArrayList<>();
 
         if (!figures.bandwidth().isEmpty()) {
             Device device = deviceFor(profile, deviceId, figures, target, context);
@@ -111,7 +114,9 @@ public final class ProfileImport {
                 importedIds.add(id);
                 flags.addAll(flagsFor(profile.host(), device, entry, figure));
             }
-            profile = profile.withDevice(device.withBandwidth(entries).withLevels(MemoryCeilingRule.complete(ceilings)));
+            Device updated = device.withBandwidth(entries).withLevels(MemoryCeilingRule.complete(ceilings));
+            profile = profile.withDevice(updated);
+            ceilingNotes.addAll(ceilingNotes(updated, entries, importedIds));
         }
 
         if (!figures.linkMeasurements().isEmpty() || figures.linkBandwidth() != null) {
@@ -173,7 +178,44 @@ public final class ProfileImport {
                 .withProvenance(input.provenance().derived(context.memboundVersion(), context.commandLine(),
                         context.now(), context.inputProfile()))
                 .withDerivedEfficiency();
-        return new Result(profile, added, newFlags, figures.skipped(), inferred);
+        return new Result(profile, added, newFlags, figures.skipped(), inferred, ceilingNotes);
+    }
+
+    /**
+     * For each DRAM pattern an imported figure stands for, which figure the model's ceiling is now, in one line: the
+     * imported one ("predict uses it"), or the profile's own one kept, with the imported figure as a multiple of it,
+     * so that a user sees what predict will read and how far the other tool's figure is from it.
+     */
+    static List<String> ceilingNotes(Device device, List<BandwidthEntry> entries, Set<String> importedIds) {
+        List<String> notes = new ArrayList<>();
+        for (AccessPattern pattern : AccessPattern.values()) {
+            List<BandwidthEntry> imported = entries.stream().filter(e -> importedIds.contains(e.id())
+                    && e.pattern() == pattern && e.level() == MemoryLevel.DRAM).toList();
+            if (imported.isEmpty()) {
+                continue;
+            }
+            LevelCeiling ceiling = device.ceiling(MemoryLevel.DRAM, pattern).orElse(null);
+            if (ceiling == null) {
+                continue;
+            }
+            String now = String.format(Locale.ROOT, "%s DRAM %s ceiling: %s (%s of entry %s)", device.id(), pattern,
+                    membound.vocabulary.units.Units.formatBandwidth(ceiling.bytesPerSecond()), ceiling.statistic().label(),
+                    ceiling.bandwidthId());
+            if (importedIds.contains(ceiling.bandwidthId())) {
+                notes.add(now + ", imported: predict uses it");
+                continue;
+            }
+            StringBuilder line = new StringBuilder(now + ", kept: an import never replaces a ceiling the profile has;");
+            for (BandwidthEntry e : imported) {
+                double figure = e.streamBytesPerSecond().typical();
+                line.append(String.format(Locale.ROOT, " %s %s %s = %.2fx it;", e.id(),
+                        e.streamBytesPerSecond().typicalStatistic().label(),
+                        membound.vocabulary.units.Units.formatBandwidth(figure), figure / ceiling.bytesPerSecond()));
+            }
+            line.setLength(line.length() - 1);
+            notes.add(line.append(" (kept beside it as a bandwidth entry; show --format json lists it)").toString());
+        }
+        return notes;
     }
 
     /**

@@ -44,16 +44,8 @@ final class StreamCImporter {
 
     /** Where McCalpin's stream.c is published: the hint of an output that is not its. */
     static final String SOURCE = "McCalpin's stream.c, https://www.cs.virginia.edu/stream/FTP/Code/stream.c";
-    /** The line scripts/reference/stream-omp prints: the repository's own C kernels, which are not stream.c. */
-    private static final Pattern STREAM_OMP = Pattern.compile("^tool=stream-omp ");
 
     static ImportedFigures parse(ToolOutput out) {
-        int omp = out.find(STREAM_OMP, 0);
-        if (omp >= 0) {
-            throw out.bad(omp, "be the output of " + SOURCE + " (this is scripts/reference/stream-omp's, which "
-                    + "scripts/compare-peers.sh compares with the Vector API kernels; it is not imported)",
-                    out.lines.get(omp));
-        }
         Matcher version = out.match(VERSION);
         String toolVersion = version == null ? null : version.group(1);
         int elementBytes = (int) out.positiveLong(0, "bytes per array element",

@@ -54,7 +54,7 @@ import membound.vocabulary.ProductShape;
 final class ProfileBuilder {
 
     /** A figure whose rates vary more than this (std/mean over passes) is flagged noisy, never silently averaged. */
-    static final double NOISY_COEFFICIENT_OF_VARIATION = 0.10;
+    static final double NOISY_COEFFICIENT_OF_VARIATION = membound.benchmarks.results.RunFlags.NOISY_COEFFICIENT_OF_VARIATION;
 
     static final String CPU = "cpu";
     static final String GPU = "gpu";
@@ -160,6 +160,10 @@ final class ProfileBuilder {
                     + "checks that calibration works; its figures are not this machine's ceilings", CPU, null));
         }
         for (String warning : host.warnings()) {
+            if (warning.equals(membound.hardware.host.Host.THP_MADVISE_WARNING)
+                    && "true".equals(runSettings.get("jvm.transparentHugePages"))) {
+                continue; // the forks ran with -XX:+UseTransparentHugePages: the heap had huge pages
+            }
             quality = quality.with(new Quality.Flag("host-warning", warning, CPU, null));
         }
 
@@ -461,9 +465,7 @@ final class ProfileBuilder {
         if (coefficientOfVariation == null || coefficientOfVariation <= NOISY_COEFFICIENT_OF_VARIATION) {
             return quality;
         }
-        return quality.with(new Quality.Flag("noisy", String.format(Locale.ROOT,
-                "its rate varies by %.1f%% (std/mean over %d passes), above the %.0f%% threshold: rerun on a "
-                        + "quieter machine", 100 * coefficientOfVariation, rates.samples(),
-                100 * NOISY_COEFFICIENT_OF_VARIATION), deviceId, id));
+        return quality.with(new Quality.Flag("noisy", membound.benchmarks.results.RunFlags.noisyMessage(
+                coefficientOfVariation, rates.samples()), deviceId, id));
     }
 }

@@ -32,6 +32,7 @@ class ImporterFuzzTest {
     /** The recorded and synthetic fixtures, then every published output (PublishedOutputs). */
     static final List<Input> INPUTS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
             new Input(ImportFormat.STREAM, Fixtures.local("stream-c-5.10-2threads-80M.txt")),
+            new Input(ImportFormat.STREAM_OMP, Fixtures.local("stream-omp-2threads-16M.txt")),
             new Input(ImportFormat.BABELSTREAM, Fixtures.local("babelstream-5.0-omp-text-double.txt")),
             new Input(ImportFormat.BABELSTREAM, Fixtures.local("babelstream-5.0-omp-csv-float-MiB.txt")),
             new Input(ImportFormat.LIKWID, Fixtures.local("likwid-bench-5.2.2-stream_avx_fma-N-1GB-2.txt")),

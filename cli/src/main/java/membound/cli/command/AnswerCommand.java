@@ -15,6 +15,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import membound.cli.options.PredictOptions;
+import membound.model.Estimator;
+import membound.model.TrainerEstimate;
 import membound.model.machine.Machine;
 import membound.model.machine.Machines;
 import membound.model.machine.Overrides;
@@ -22,7 +24,9 @@ import membound.model.sweep.Sweeps;
 import membound.model.training.TrainingSetup;
 import membound.model.workload.Presets;
 import membound.model.workload.Workload;
+import membound.profile.Profile;
 import membound.profile.ProfileDirectory;
+import membound.profile.ProfileJson;
 import membound.report.AnswerInput;
 import membound.report.AnswerRenderer;
 import membound.report.ReportFiles;
@@ -31,6 +35,7 @@ import membound.report.chart.AnswerCharts;
 import membound.report.chart.Figure;
 import membound.vocabulary.AccessPattern;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.DeviceKind;
 import membound.vocabulary.text.Numbers;
 import membound.vocabulary.units.Units;
 import membound.vocabulary.text.Launcher;
@@ -49,7 +54,8 @@ import membound.vocabulary.text.Launcher;
                         + "workload's training time on the profile's machine and on HBM machines: a written answer, "
                         + "then a chart and a table for each (index.html with PNG and SVG charts, in a new directory).",
                 "Takes every option of 'membound predict' for the setup as given; --compare defaults to "
-                        + "dgx-spark,gh200,h100,h200. What each part shows: docs/answer.md."},
+                        + "dgx-spark,gh200,h100,h200, less the profile's own platform where the profile measured its "
+                        + "GPU. What each part shows: docs/answer.md."},
         footer = {"", "Example:",
                 "  ${sys:membound.command:-scripts/membound} answer --hardware dgx-spark --model llama-3.1-8b \\",
                 "      --out answer-llama"})
@@ -126,17 +132,21 @@ public final class AnswerCommand implements Callable<Integer> {
         Workload workload = prediction.workload();
         prediction.checkAgainst(workload);
         TrainingSetup setup = prediction.trainingSetup();
-        Overrides overrides = prediction.overrides(parsed.hasMatchedOption("--compare") ? List.of() : DEFAULT_COMPARE);
-        Machine profile;
+        Path profileFile = null;
+        Profile read = null;
+        List<String> compare = parsed.hasMatchedOption("--compare") ? prediction.compare() : DEFAULT_COMPARE;
         if (fromProfile) {
-            Path profileFile = ProfileDirectory.repositoryDefault().resolve(prediction.profile().reference());
-            profile = Machines.profile(profileFile, prediction.device(), overrides);
-        } else {
-            profile = Machines.datasheet(prediction.hardware(), overrides);
+            profileFile = ProfileDirectory.repositoryDefault().resolve(prediction.profile().reference());
+            read = ProfileJson.read(profileFile);
+            if (!parsed.hasMatchedOption("--compare")) {
+                compare = defaultCompare(read, prediction.device());
+            }
         }
+        Overrides overrides = prediction.overrides(parsed.hasMatchedOption("--compare") ? List.of() : compare);
+        Machine profile = fromProfile ? Machines.fromProfile(read, profileFile.toString(), prediction.device(), overrides)
+                : Machines.datasheet(prediction.hardware(), overrides);
         List<Machine> machines = new ArrayList<>();
         machines.add(profile);
-        List<String> compare = parsed.hasMatchedOption("--compare") ? prediction.compare() : DEFAULT_COMPARE;
         for (String name : compare) {
             Machine other = Machines.datasheet(name, overrides);
             // The page's own machine is not compared with itself (answer --hardware dgx-spark and the default list).
@@ -149,6 +159,9 @@ public final class AnswerCommand implements Callable<Integer> {
         String predictCommand = command(base);
 
         List<Sweeps.Point> asGiven = Sweeps.modelSize(List.of(workload), setup, machines);
+        // What predict prints first for the setup as given: the roofline bound plus the trainer's fitted terms.
+        TrainerEstimate expected = Estimator.predict(workload, setup, profile, prediction.trainer(),
+                prediction.trainerNamed()).expected();
         List<Sweeps.Point> sizePoints = Sweeps.modelSize(models, setup, machines);
         double measured = profile.device().mainMemory().ceiling(AccessPattern.READ).value(
                 membound.model.machine.Basis.MEASURED);
@@ -187,7 +200,23 @@ public final class AnswerCommand implements Callable<Integer> {
                 : Math.round(setup.steps() * setup.tokensPerStep()), asGiven, sizePoints, maps, markers,
                 Sweeps.variants(workload, precisions, machines), Sweeps.sharing(workload, setup, machines, users),
                 Sweeps.variants(workload, mitigations, machines.subList(0, Math.min(2, machines.size()))), Launcher.command("answer ") + String.join(" ",
-                arguments(parsed)));
+                arguments(parsed)), expected);
+    }
+
+    /**
+     * The machines a profile is compared with when {@code --compare} is not given: {@link #DEFAULT_COMPARE} less the
+     * catalog entry of the profile's own platform where the profile trains on that platform's GPU (the example Spark
+     * profile, or a Spark's own calibration with its GPU measured): one page, one Spark. A CPU-only profile of a Spark
+     * keeps the catalog's Spark, whose GPU it did not measure.
+     */
+    static List<String> defaultCompare(Profile profile, String deviceId) {
+        String platform = profile.nominal().platformId();
+        boolean trainsOnGpu = deviceId != null ? profile.device(deviceId).map(d -> d.kind() == DeviceKind.GPU).orElse(false)
+                : profile.devices().stream().anyMatch(d -> d.kind() == DeviceKind.GPU);
+        if (platform == null || !trainsOnGpu) {
+            return DEFAULT_COMPARE;
+        }
+        return DEFAULT_COMPARE.stream().filter(name -> !Machines.datasheet(name).id().equals(platform)).toList();
     }
 
     /** The sweep's models, smallest first, with the workload itself among them. */

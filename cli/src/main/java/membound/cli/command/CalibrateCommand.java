@@ -228,21 +228,32 @@ public final class CalibrateCommand implements Callable<Integer> {
                 + "writes), GB = 10^9 bytes%n", outcome.elapsed().toSeconds()));
         s.append(String.format(Locale.ROOT, "%-6s %-6s %14s %22s %7s  %s%n", "level", "access", "median", "p5 - p95",
                 "CV", "vs nominal"));
+        List<String> updates = new ArrayList<>();
         for (LevelCeiling ceiling : cpu.levels()) {
             if (ceiling.standsIn()) {
                 continue;
             }
             var entry = cpu.bandwidthEntry(ceiling.bandwidthId()).orElseThrow();
             var d = ceiling.inHardwareBytes() ? entry.hardwareBytesPerSecond() : entry.streamBytesPerSecond();
-            String ratio = profile.efficiency().bandwidth().stream()
-                    .filter(r -> r.deviceId().equals(cpu.id()) && r.access() == ceiling.access()
-                            && ceiling.level() == membound.vocabulary.MemoryLevel.DRAM)
+            // Main memory against its datasheet figure, "unknown" without one; a cache level has no nominal figure.
+            boolean update = ceiling.access() == membound.vocabulary.AccessPattern.UPDATE && ceiling.inHardwareBytes();
+            String ratio = ceiling.level() != membound.vocabulary.MemoryLevel.DRAM ? "-" : update ? "as copy"
+                    : profile.efficiency().bandwidth().stream()
+                    .filter(r -> r.deviceId().equals(cpu.id()) && r.access() == ceiling.access())
                     .map(Efficiency.BandwidthRatio::ratio).findFirst()
-                    .map(r -> String.format(Locale.ROOT, "%.0f%%", 100 * r)).orElse("");
+                    .map(r -> String.format(Locale.ROOT, "%.0f%%", 100 * r)).orElse("unknown");
+            if (update) {
+                updates.add(ceiling.level().label());
+            }
             s.append(String.format(Locale.ROOT, "%-6s %-6s %14s %22s %6.1f%%  %s%n", ceiling.level().label(),
                     ceiling.access().label(), Units.formatBandwidth(ceiling.bytesPerSecond()),
                     d.p5() == null ? "" : Units.formatBandwidth(d.p5()) + " - " + Units.formatBandwidth(d.p95()),
                     d.coefficientOfVariation() == null ? 0 : 100 * d.coefficientOfVariation(), ratio));
+        }
+        if (!updates.isEmpty()) {
+            s.append(String.format(Locale.ROOT, "update (%s): not a kernel of its own: an in-place update (the optimizer "
+                    + "step) moves at Copy's rate counted in hardware bytes (x1.5), as its stores read no line first%n",
+                    String.join(", ", updates)));
         }
         s.append(byPlacement(cpu));
         String nominal = profile.nominal().memoryBandwidth().stream()
@@ -311,8 +322,9 @@ public final class CalibrateCommand implements Callable<Integer> {
         s.append("next: ").append(Launcher.command("show ")).append(outcome.profileFile()).append("\n      ")
                 .append(Launcher.command("predict --profile "))
                 .append(outcome.profileFile()).append(" --model llama-3.1-8b\n");
-        s.append("charts and a page of this profile: ").append(Launcher.command("report --profile ")).append(outcome.profileFile())
-                .append(" [--model PRESET ...] --out NEW_DIR\n");
+        String stem = outcome.profileFile().getFileName().toString().replaceFirst("\\.json$", "");
+        s.append("charts and a page of this profile: ").append(Launcher.command("report --profile "))
+                .append(outcome.profileFile()).append(" --model llama-3.1-8b --out report-").append(stem).append('\n');
         return s.toString();
     }
 }

@@ -142,7 +142,11 @@ public final class ExportCommand implements Callable<Integer> {
                 stdout.println(String.format(java.util.Locale.ROOT, "  %-44s %12s %-8s %-9s %s", f.key(),
                         membound.export.Exporter.plain(f.value()), f.unit(), f.origin().label(), f.source()));
             }
-            stdout.println("run   " + export.command());
+            // The tool's command names the file as written: run it where the file is, so that it pastes as it is.
+            Path where = target.toAbsolutePath().getParent();
+            boolean here = where == null || where.equals(Path.of("").toAbsolutePath());
+            stdout.println("run   " + (here ? "" : "cd " + PredictCommand.quoted(where.toString()) + " && ")
+                    + export.command());
         }
         stdout.flush();
         return 0;

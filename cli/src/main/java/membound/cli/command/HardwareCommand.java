@@ -89,8 +89,9 @@ public final class HardwareCommand implements Callable<Integer> {
                 HostReport.lines(host).forEach(line -> text.append(line).append('\n'));
                 entry = catalog.match(host);
                 if (entry.isEmpty()) {
-                    text.append("\nplatform: not in the catalog: nominal figures are unknown here; give them with "
-                            + "calibrate --nominal-bandwidth or --platform NAME (" + Launcher.command("hardware --list") + ")\n");
+                    text.append("\nplatform: not in the catalog: nominal figures are unknown here; give the "
+                            + "datasheet's with " + Launcher.command("calibrate --nominal-bandwidth") + ", or --platform NAME ("
+                            + Launcher.command("hardware --list") + ")\n");
                 }
             }
             entry.ifPresent(spec -> {

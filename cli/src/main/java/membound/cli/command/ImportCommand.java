@@ -27,6 +27,7 @@ import membound.cli.options.ProfilesDirOption;
 import membound.profile.ProfileJson;
 import membound.profile.Quality;
 import membound.vocabulary.BadInputException;
+import membound.vocabulary.text.Launcher;
 import membound.vocabulary.Labelled;
 import membound.vocabulary.LinkKind;
 
@@ -37,7 +38,8 @@ import membound.vocabulary.LinkKind;
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = {"Adds figures measured by another tool to a profile and writes the result as a NEW profile; "
                 + "the input profile is left as it was.",
-                "Formats: stream (McCalpin stream.c 5.9/5.10, stream_mpi.c), babelstream (text or --csv, MB/s or "
+                "Formats: stream (McCalpin stream.c 5.9/5.10, stream_mpi.c), stream-omp (the repository's own "
+                        + "scripts/reference/stream-omp.c, one line per run), babelstream (text or --csv, MB/s or "
                         + "MiB/s, releases 0.9 to 5.0), likwid (likwid-bench 4.x/5.x), nvbandwidth (its -j JSON or "
                         + "text), nccl-tests (all_reduce_perf table of nccl-tests or rccl-tests).",
                 "Another estimator's hardware file, llm-analysis (its GPU file) or calculon (its system file), is a "
@@ -54,8 +56,12 @@ public final class ImportCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--format", required = true, paramLabel = "FORMAT",
+<<<<<<< HEAD
             description = "the tool's output format (stream, babelstream, likwid, nvbandwidth, nccl-tests), or "
                     + "another estimator's hardware file (llm-analysis, calculon); "
+=======
+            description = "the tool's output format (stream, stream-omp, babelstream, likwid, nvbandwidth, nccl-tests); "
+>>>>>>> helper/newcomer2
                     + "given again as text or json, how this command reports")
     List<String> formats = new ArrayList<>();
 
@@ -181,6 +187,7 @@ public final class ImportCommand implements Callable<Integer> {
             json.put("flags", result.flags());
             json.put("skipped", result.skipped());
             json.put("inferred", result.inferred());
+            json.put("ceilings", result.ceilings());
             out.print(ProfileJson.toJson(json));
         } else {
             out.println("wrote " + written);
@@ -200,6 +207,13 @@ public final class ImportCommand implements Callable<Integer> {
             flags.forEach((text, count) -> out.println("flag  " + text + (count > 1 ? " (" + count + " figures)" : "")));
             for (String s : result.skipped()) {
                 out.println("skipped " + s);
+            }
+            for (String c : result.ceilings()) {
+                out.println("ceiling " + c);
+            }
+            out.println("next: " + Launcher.command("show " + written));
+            if (!result.ceilings().isEmpty()) {
+                out.println("      " + Launcher.command("predict --profile " + written + " --model llama-3.1-8b"));
             }
         }
         out.flush();

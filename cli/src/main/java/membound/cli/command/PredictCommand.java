@@ -138,10 +138,32 @@ public final class PredictCommand implements Callable<Integer> {
             PredictionReport.compareTraining(out, workload, setup, results);
         }
         if (format == OutputFormat.TEXT) {
-            out.println("\ncharts and a page of this: " + Launcher.command("report ")
-                    + (profileFile != null ? "--profile " + profileFile : "--hardware " + options.hardware()) + " <same options> --out NEW_DIR");
+            out.println("\ncharts and a page of this: " + reportCommand(workload));
         }
         return 0;
+    }
+
+    /**
+     * The report command for this very prediction, to paste as it is: predict's own arguments (less --format) and a
+     * new directory named after the workload.
+     */
+    private String reportCommand(Workload workload) {
+        CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        List<String> all = parsed.originalArgs();
+        int at = all.indexOf(parsed.commandSpec().name());
+        List<String> args = ReportCommand.without(new ArrayList<>(at < 0 ? all : all.subList(at + 1, all.size())),
+                "--format");
+        StringBuilder text = new StringBuilder(Launcher.command("report"));
+        for (String a : args) {
+            text.append(' ').append(quoted(a));
+        }
+        return text.append(" --out ").append(quoted("report-" + workload.name().replaceAll("[^A-Za-z0-9._-]+", "-")))
+                .toString();
+    }
+
+    /** An argument as a POSIX shell reads it back. */
+    static String quoted(String a) {
+        return a.matches("[A-Za-z0-9_./:=,+@%-]+") ? a : "'" + a.replace("'", "'\\''") + "'";
     }
 
     private Machine machine(String name, Overrides overrides) {

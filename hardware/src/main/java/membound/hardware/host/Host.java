@@ -26,6 +26,13 @@ public record Host(String hostname, CpuInfo cpu, int logicalCpus, List<CoreType>
                    String jdk, int vectorBitWidth, String transparentHugePages, Dmi dmi,
                    Optional<PlatformMatch> platform, List<String> warnings) {
 
+    /**
+     * The warning of a host whose transparent huge pages are {@code madvise}: a JVM started without
+     * {@code -XX:+UseTransparentHugePages} gets none. A run whose forks had the flag has nothing to warn about.
+     */
+    public static final String THP_MADVISE_WARNING = "transparent huge pages are 'madvise': the JVM heap gets huge "
+            + "pages only when it runs with -XX:+UseTransparentHugePages";
+
     public Host {
         hostname = CpuInfo.requireText("hostname", hostname);
         if (cpu == null) {

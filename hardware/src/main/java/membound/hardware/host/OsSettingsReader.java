@@ -40,8 +40,7 @@ final class OsSettingsReader {
         }
         String mode = m.group(1);
         if (mode.equals("madvise")) {
-            warnings.add("transparent huge pages are 'madvise': the JVM heap gets huge pages only when it runs "
-                    + "with -XX:+UseTransparentHugePages");
+            warnings.add(Host.THP_MADVISE_WARNING);
         } else if (mode.equals("never")) {
             warnings.add("transparent huge pages are 'never': TLB misses may lower bandwidth on large arrays");
         }

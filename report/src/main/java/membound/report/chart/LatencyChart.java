@@ -41,7 +41,8 @@ public final class LatencyChart {
         String title = "Load latency by working set: " + device.name();
         if (device.latency().isEmpty()) {
             return new Figure.Omitted(stem(device), title, "device " + device.id() + " has no load-latency measurement "
-                    + "(latency[] is empty)");
+                    + "(latency[] is empty)" + (device.kind() == membound.vocabulary.DeviceKind.CPU
+                    ? ": " + membound.vocabulary.text.Launcher.command("calibrate --standard") + " measures it" : ""));
         }
         Map<String, List<LatencyEntry>> byPattern = new LinkedHashMap<>();
         for (LatencyEntry e : device.latency()) {

@@ -118,7 +118,7 @@ public final class RooflineChart {
         if (run != null) {
             computes.addAll(modelRoofs(run, profileComputes, points));
             bandwidths = new ArrayList<>(bandwidths);
-            bandwidths.addAll(modelDiagonals(run, bandwidths, points));
+            bandwidths.addAll(modelDiagonals(run, bandwidths, points, device));
         }
         double maxCompute = computes.stream().mapToDouble(Roof::value).max().orElseThrow();
         double maxBandwidth = bandwidths.stream().mapToDouble(Roof::value).max().orElseThrow();
@@ -218,9 +218,10 @@ public final class RooflineChart {
             caption.append(" Operations that use another access pattern (copy, triad) or a fused-attention rate sit below "
                     + "the line drawn for their level.");
             if (computes.size() > profileComputes.size() || bandwidths.size() > profileBandwidths) {
-                caption.append(" Dotted lines are ceilings the model used for this device that the profile does not "
-                        + "hold, such as a what-if from the command line (the table of ceilings the prediction used "
-                        + "gives their source).");
+                caption.append(" Dotted lines are ceilings the model used for this device that no line above draws: "
+                        + "another access pattern of the profile's, or one the profile does not hold, such as a what-if "
+                        + "from the command line (each says which; the table of ceilings the prediction used gives their "
+                        + "source).");
             }
             if (aboveEveryRoof > 0) {
                 caption.append(String.format(Locale.ROOT, " %d operation%s above every roof: the model gave %s a rate "
@@ -266,7 +267,7 @@ public final class RooflineChart {
     }
 
     /** The same for bandwidth: a diagonal the model's memory-bound operations sit on that the profile has not. */
-    static List<Roof> modelDiagonals(TrainingRun run, List<Roof> drawn, List<OperationRow> points) {
+    static List<Roof> modelDiagonals(TrainingRun run, List<Roof> drawn, List<OperationRow> points, Device device) {
         List<Roof> roofs = new ArrayList<>();
         for (CeilingLine line : run.measuredCeilings()) {
             if (!"B/s".equals(line.unit()) || line.ceiling().startsWith("link")) {
@@ -277,7 +278,10 @@ public final class RooflineChart {
                     && same(op.flops() / op.seconds() / op.arithmeticIntensity(), line.value()));
             boolean listed = roofs.stream().anyMatch(r -> same(r.value(), line.value()));
             if (!inProfile && reached && !listed) {
-                roofs.add(new Roof(line.ceiling() + " " + ChartStyle.bandwidth(line.value()) + " (model; not in the profile)",
+                // A ceiling of the profile's that is no diagonal here (one per level is drawn): said so, never "not in it".
+                boolean held = device.levels().stream().anyMatch(c -> same(c.bytesPerSecond(), line.value()));
+                roofs.add(new Roof(line.ceiling() + " " + ChartStyle.bandwidth(line.value())
+                        + (held ? " (the profile's; the model's for these operations)" : " (model; not in the profile)"),
                         line.value(), Kind.MODEL, ChartStyle.GREY, "the model's ceiling for this device: " + line.source()));
             }
         }

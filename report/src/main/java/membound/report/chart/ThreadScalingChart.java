@@ -36,7 +36,8 @@ public final class ThreadScalingChart {
         if (curves.isEmpty()) {
             return new Figure.Omitted(stem(device), title, "device " + device.id() + " has no thread-scaling curve with "
                     + "two or more thread counts (threadScaling[] " + (device.threadScaling().isEmpty() ? "is empty"
-                    : "has single points only") + ")");
+                    : "has single points only") + ")" + (device.kind() == membound.vocabulary.DeviceKind.CPU
+                    ? ": " + membound.vocabulary.text.Launcher.command("calibrate --standard") + " measures it" : ""));
         }
         XYSeriesCollection data = new XYSeriesCollection();
         XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, true);

@@ -39,6 +39,11 @@ public final class WorkingSetChart {
 
     /** STREAM's rule: DRAM figures need every array at least 4x the last-level cache. */
     static final int STREAM_LAST_LEVEL_FACTOR = 4;
+    /**
+     * Two measured sizes of a series are joined by a line only when the larger is at most this many times the
+     * smaller (a sweep's neighbours): a line across a wider gap would draw a curve through sizes nothing measured.
+     */
+    static final double JOINED_SIZE_RATIO = 4;
 
     private WorkingSetChart() {
     }
@@ -63,7 +68,18 @@ public final class WorkingSetChart {
         if (sizes.size() < 2) {
             return new Figure.Omitted(stem(device), title, "device " + device.id() + " has bandwidth at "
                     + (sizes.isEmpty() ? "no known working-set size" : "one working-set size only (" + ChartStyle.bytes(sizes.first()) + ")")
-                    + ": a curve needs two or more (membound calibrate --standard measures L1 to DRAM)");
+                    + ": a curve needs two or more (" + membound.vocabulary.text.Launcher.command("calibrate --standard")
+                    + " measures L1 to DRAM)");
+        }
+        java.util.Set<membound.vocabulary.MemoryLevel> levels = new java.util.TreeSet<>();
+        groups.values().forEach(list -> list.forEach(e -> levels.add(e.level())));
+        if (levels.size() < 2) {
+            // Sizes of one level only (a GPU's DRAM runs): no step to show, a near-empty panel; the figures are in the
+            // key figures and the measured-against-nominal chart.
+            return new Figure.Omitted(stem(device), title, "device " + device.id() + " has bandwidth in one memory level "
+                    + "only (" + levels.iterator().next() + ", " + ChartStyle.bytes(sizes.first()) + " to "
+                    + ChartStyle.bytes(sizes.last()) + "): a working-set curve needs figures in two or more levels; "
+                    + "its figures are in the key figures above");
         }
         YIntervalSeriesCollection data = new YIntervalSeriesCollection();
         XYErrorRenderer renderer = new XYErrorRenderer();
@@ -75,11 +91,32 @@ public final class WorkingSetChart {
         double low = Double.MAX_VALUE;
         double high = 0;
         int index = 0;
+        int group = 0;
+        int gaps = 0;
         for (Map.Entry<String, List<BandwidthEntry>> g : groups.entrySet()) {
-            YIntervalSeries s = new YIntervalSeries(g.getKey(), false, true);
             List<BandwidthEntry> entries = new ArrayList<>(g.getValue());
             entries.sort(Comparator.comparingLong(BandwidthEntry::workingSetBytes));
+            YIntervalSeries s = null;
+            long previous = 0;
+            int part = 0;
             for (BandwidthEntry e : entries) {
+                if (s == null || e.workingSetBytes() > JOINED_SIZE_RATIO * previous) {
+                    // A new segment: the same kernel's figures, not joined across sizes nothing measured.
+                    if (s != null) {
+                        gaps++;
+                    }
+                    s = new YIntervalSeries(part == 0 ? g.getKey() : g.getKey() + " (" + (part + 1) + ")", false, true);
+                    data.addSeries(s);
+                    renderer.setSeriesPaint(index, ChartStyle.color(group));
+                    renderer.setSeriesStroke(index, ChartStyle.LINE);
+                    renderer.setSeriesShape(index, new Ellipse2D.Double(-4.5, -4.5, 9, 9));
+                    renderer.setSeriesShapesVisible(index, true);
+                    renderer.setSeriesLinesVisible(index, true);
+                    renderer.setSeriesVisibleInLegend(index, part == 0);
+                    index++;
+                    part++;
+                }
+                previous = e.workingSetBytes();
                 Distribution d = e.streamBytesPerSecond();
                 double typical = d.typical() / 1e9;
                 double from = d.low() != null && d.high() != null ? d.low() / 1e9 : typical;
@@ -91,13 +128,7 @@ public final class WorkingSetChart {
                         ChartStyle.bytes(e.workingSetBytes()), ChartStyle.bandwidth(d.typical()), statistic(d), e.id(),
                         Provenances.describe(e.provenance())));
             }
-            data.addSeries(s);
-            renderer.setSeriesPaint(index, ChartStyle.color(index));
-            renderer.setSeriesStroke(index, ChartStyle.LINE);
-            renderer.setSeriesShape(index, new Ellipse2D.Double(-4.5, -4.5, 9, 9));
-            renderer.setSeriesShapesVisible(index, true);
-            renderer.setSeriesLinesVisible(index, true);
-            index++;
+            group++;
         }
         XYPlot plot = new XYPlot(data, null, null, renderer);
         LogAxis x = ChartStyle.bytesLogAxis("working set: all arrays of all threads (bytes, log scale)");
@@ -132,7 +163,9 @@ public final class WorkingSetChart {
                 + "against the working set, from the profile's bandwidth entries of device " + device.id()
                 + ". Dotted vertical lines mark the host's cache sizes, each level's instances added together, since a "
                 + "working set counts the arrays of all threads; DRAM figures need at least " + STREAM_LAST_LEVEL_FACTOR
-                + "x the last-level cache (STREAM's rule)."
+                + "x the last-level cache (STREAM's rule). A line joins only sizes at most "
+                + String.format(Locale.ROOT, "%.0f", JOINED_SIZE_RATIO) + "x apart"
+                + (gaps > 0 ? "; points further apart stand alone: nothing was measured between them" : "") + "."
                 + (withoutSize > 0 ? " " + withoutSize + " bandwidth entr" + (withoutSize == 1 ? "y has" : "ies have")
                 + " no working-set size and are left out." : "");
         return new Figure.Drawn(stem(device), title, caption, sources, chart);

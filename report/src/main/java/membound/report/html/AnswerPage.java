@@ -8,6 +8,7 @@ import java.util.Locale;
 
 import membound.model.roofline.CeilingLine;
 import membound.model.StepResult;
+import membound.model.TrainerEstimate;
 import membound.model.sweep.Sweeps;
 import membound.report.AnswerInput;
 import membound.report.FigureKind;
@@ -52,8 +53,9 @@ public final class AnswerPage {
             }
             table(h, f.stem(), input);
         }
-        h.append("<footer>Made by <code>").append(escape(input.commandLine())).append("</code>. Every figure is a ")
-                .append("prediction of membound's per-operation roofline (docs/model.md) on the ceilings each table names; ")
+        h.append("<footer>Made by <code>").append(escape(input.commandLine())).append("</code>. Every figure but the ")
+                .append("expected step in the answer is the roofline bound of membound's per-operation roofline (docs/model.md), ")
+                .append("the \"roofline bound\" block of each predict command, on the ceilings each table names; ")
                 .append("this page: docs/answer.md.</footer>\n</main>\n</body>\n</html>\n");
         return h.toString();
     }
@@ -86,6 +88,13 @@ public final class AnswerPage {
                     rate(run.tokensPerSecond()), Numbers.roundedCount(input.tokens()),
                     duration(run.totalSeconds()), p.regime().label(), Numbers.percent(run.memoryBoundShare())));
         }
+        TrainerEstimate expected = input.expected();
+        lines.add(String.format(Locale.ROOT, "These are roofline bounds: every kernel at its ceiling, nothing between "
+                        + "them (the \"roofline bound\" block of <code>predict</code>), as is every figure on this page but "
+                        + "this one: with the fitted overheads of trainer %s (%s) the step is expected at <b>%s</b>, %s tokens/s, "
+                        + "%s for the tokens (predict's first block).", escape(expected.trainer()), escape(expected.trainerName()),
+                Numbers.secondsOrMillis(expected.stepSeconds()), rate(expected.tokensPerSecond()),
+                duration(expected.totalSeconds())));
         Sweeps.BandwidthMap map = input.map();
         lines.add(String.format(Locale.ROOT, "Its main memory %s <b>%s</b> (%s)%s.",
                 FigureKind.of(map.measuredSource()).verb(),
@@ -102,13 +111,21 @@ public final class AnswerPage {
         for (Sweeps.Point other : input.asGiven().subList(1, input.asGiven().size())) {
             if (other.predicted()) {
                 double ratio = run.totalSeconds() / other.measured().totalSeconds();
-                lines.add(String.format(Locale.ROOT, "%s trains it in %s (%s), %s memory-bound%s.",
-                        escape(other.machineName()), duration(other.measured().totalSeconds()),
+                String pace = String.format(Locale.ROOT, "%s (%s), %s memory-bound", duration(other.measured().totalSeconds()),
                         Math.abs(ratio - 1) < 0.05 ? "about as fast"
                                 : ratio >= 1 ? String.format(Locale.ROOT, "%.1f\u00d7 faster", ratio)
                                 : String.format(Locale.ROOT, "%.1f\u00d7 slower", 1 / ratio),
-                        Numbers.percent(other.measured().memoryBoundShare()),
-                        other.memory().fits() ? "" : "; it does not fit there as set up"));
+                        Numbers.percent(other.measured().memoryBoundShare()));
+                if (other.memory().fits()) {
+                    lines.add(String.format(Locale.ROOT, "%s trains it in %s.", escape(other.machineName()), pace));
+                } else {
+                    // As for the page's own machine: what does not fit says so before any time to train.
+                    String instead = other.fitsInstead();
+                    lines.add(String.format(Locale.ROOT, "On %s it <b>does not fit</b> as set up (%s of %s)%s; were it to "
+                                    + "fit, it would train it in %s.", escape(other.machineName()),
+                            Numbers.gib(other.memory().totalBytes()), Numbers.gib(other.memory().capacityBytes()),
+                            instead == null ? "" : "; it fits with <code>" + escape(instead) + "</code>", pace));
+                }
             } else {
                 lines.add(escape(other.machineName()) + ": not predicted (" + escape(other.error()) + ").");
             }
@@ -388,7 +405,8 @@ public final class AnswerPage {
             String from = "beyond the map";
             for (int c = 0; c < map.bandwidths().length; c++) {
                 if (map.slowdown(m, c) <= BANDWIDTH_STOPS_MATTERING) {
-                    from = Units.formatBandwidth(map.bandwidths()[c]);
+                    // Within 10% at the map's lowest bandwidth: where it stops being so lies below the map.
+                    from = (c == 0 ? "below " : "") + Units.formatBandwidth(map.bandwidths()[c]) + (c == 0 ? " (the map's lowest)" : "");
                     break;
                 }
             }

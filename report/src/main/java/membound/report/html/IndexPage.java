@@ -12,6 +12,7 @@ import java.util.function.ToDoubleFunction;
 
 import membound.model.OperationRow;
 import membound.model.StepResult;
+import membound.model.TrainerEstimate;
 import membound.model.roofline.CeilingLine;
 import membound.profile.BandwidthEntry;
 import membound.profile.ComputeEntry;
@@ -105,7 +106,7 @@ public final class IndexPage {
         if (run != null) {
             machines(h, input);
         }
-        contents(h, figures);
+        contents(h, figures, input.hasProfile());
         for (Figure f : figures) {
             if (f instanceof Figure.Drawn d) {
                 figure(h, d);
@@ -115,7 +116,7 @@ public final class IndexPage {
             operations(h, run, input.operationsShown());
             ceilings(h, run);
         }
-        omitted(h, figures);
+        omitted(h, figures, input.hasProfile());
         if (run != null && !run.notes().isEmpty()) {
             h.append("<section id=\"notes\">\n<h2>Notes from the model</h2>\n<ul>\n");
             for (String note : run.notes()) {
@@ -200,28 +201,40 @@ public final class IndexPage {
                 .append("<colgroup><col class=\"figure\"><col class=\"value\"><col></colgroup>\n")
                 .append("<thead><tr><th>Figure</th><th>Value</th><th>Where it comes from</th></tr></thead>\n<tbody>\n");
         TrainingRun run = input.primary();
+        String basis = basis(input);
+        String whose = input.hasProfile() ? "the profile's" : "the catalog entry's";
         if (run != null) {
             group(h, "Prediction: " + run.workload() + " on " + run.machineName());
             StepResult m = run.measured();
             StepResult d = run.datasheet();
-            row(h, "Predicted step time, measured ceilings", Numbers.roundedDuration(m.stepSeconds()),
-                    "membound predict: per-operation roofline on the profile's ceilings (docs/model.md)");
-            row(h, "Predicted step time, datasheet ceilings", run.datasheetKnown()
+            row(h, "Predicted step time (roofline bound), " + basis + " ceilings", Numbers.roundedDuration(m.stepSeconds()),
+                    "membound predict's \"roofline bound\": per-operation roofline on " + whose + " "
+                            + basisFigures(input) + " (docs/model.md)");
+            if (run.expected() != null) {
+                TrainerEstimate e = run.expected();
+                row(h, "Expected step with trainer " + e.trainer() + "'s overheads", Numbers.roundedDuration(e.stepSeconds())
+                                + String.format(Locale.ROOT, " (%,.0f tokens/s, %s in all)", e.tokensPerSecond(),
+                                Numbers.roundedDuration(e.totalSeconds())),
+                        "membound predict's first block (\"expected with trainer " + e.trainer() + "\"): the roofline "
+                                + "bound plus the trainer's fitted terms (docs/model.md); every other figure on this page "
+                                + "is the roofline bound");
+            }
+            row(h, "Predicted step time (roofline bound), datasheet ceilings", run.datasheetKnown()
                             ? Numbers.roundedDuration(d.stepSeconds()) + " (" + Numbers.signedPercent(run.datasheetDifference())
-                            + " against measured)" : Numbers.UNKNOWN,
-                    run.datasheetKnown() ? "the same operations on the profile's nominal figures (datasheet; docs/model.md)"
-                            : "the profile has no datasheet main-memory bandwidth or compute peak for this machine");
-            row(h, "Total training time", Numbers.roundedDuration(m.totalSeconds()) + " measured, "
+                            + " against " + basis + ")" : Numbers.UNKNOWN,
+                    run.datasheetKnown() ? "the same operations on " + whose + " nominal figures (datasheet; docs/model.md)"
+                            : "no datasheet main-memory bandwidth or compute peak is known for this machine");
+            row(h, "Total training time", Numbers.roundedDuration(m.totalSeconds()) + " " + basis + ", "
                     + datasheet(d, StepResult::totalSeconds, Numbers::roundedDuration) + " datasheet",
                     String.format(Locale.ROOT, "%s tokens / %,.0f tokens per step = %,.0f steps, times the step time",
                     Numbers.roundedCount(m.tokensPerStep() * m.steps()), m.tokensPerStep(), m.steps()));
-            row(h, "Tokens per second", String.format(Locale.ROOT, "%,.0f measured, %s datasheet", m.tokensPerSecond(),
+            row(h, "Tokens per second", String.format(Locale.ROOT, "%,.0f %s, %s datasheet", m.tokensPerSecond(), basis,
                     datasheet(d, StepResult::tokensPerSecond, t -> String.format(Locale.ROOT, "%,.0f", t))),
                     "tokens per step / step time");
             row(h, "Model FLOPs utilization (MFU)", Numbers.percent(m.mfu()) + " of " + Units.formatFlops(m.peakFlopsPerSecond()),
                     "model FLOPs per step / step time / dense peak (PaLM, Chowdhery et al. 2022, appendix B); peak: "
                             + ceilingSource(run.measuredCeilings(), "dense peak"));
-            row(h, "Memory-bound share of the step", Numbers.percent(m.memoryBoundShare()) + " measured, "
+            row(h, "Memory-bound share of the step", Numbers.percent(m.memoryBoundShare()) + " " + basis + ", "
                     + datasheet(d, StepResult::memoryBoundShare, Numbers::percent) + " datasheet",
                     "time in operations whose bytes take longer than their FLOPs on the roofline");
             row(h, "Bandwidth sensitivity", String.format(Locale.ROOT, "elasticity %.2f; %s at 0.5\u00d7, %s at 2\u00d7 bandwidth",
@@ -230,10 +243,10 @@ public final class IndexPage {
                     "d ln T / d ln BW by central difference at \u00b11% of memory bandwidth, links unchanged (membound predict)");
             SensitivityCurve curve = input.sensitivity();
             if (curve != null && curve.nominalStepSeconds() != null) {
-                row(h, "Step time at the nominal bandwidth, compute as measured",
+                row(h, "Step time at the nominal bandwidth, compute unchanged",
                         Numbers.roundedDuration(curve.nominalStepSeconds()) + " ("
                                 + Numbers.signedPercent(curve.nominalStepSeconds() / curve.measuredStepSeconds() - 1)
-                                + " against measured)",
+                                + " against " + basis + ")",
                         "membound predict --memory-bandwidth " + Units.formatBandwidth(curve.nominalBytesPerSecond())
                                 + ": what the bandwidth the datasheet promises and the memory does not deliver costs");
             }
@@ -249,7 +262,8 @@ public final class IndexPage {
         List<Device> devices = p == null ? new ArrayList<>() : new ArrayList<>(p.devices());
         devices.sort(Comparator.comparing(dev -> !dev.id().equals(input.trainingDeviceId())));
         for (Device device : devices) {
-            group(h, "Measured: " + device.name() + " (" + device.id() + ")");
+            group(h, ("example".equals(basis) ? "Example figures (made up, not measured): " : "Measured: ")
+                    + device.name() + " (" + device.id() + ")");
             for (AccessPattern access : DRAM_ACCESSES) {
                 device.ceiling(MemoryLevel.DRAM, access).ifPresent(c -> row(h,
                         "DRAM " + access + " bandwidth, " + statistic(c),
@@ -380,8 +394,8 @@ public final class IndexPage {
 
     private static void machines(StringBuilder h, ReportInput input) {
         h.append("<section id=\"machines\">\n<h2>Machines side by side</h2>\n<table class=\"machines\">\n<thead><tr><th>Machine</th>")
-                .append("<th class=\"num\">Step, measured</th><th class=\"num\">Step, datasheet</th>")
-                .append("<th class=\"num\">Total time, measured</th><th class=\"num\">Tokens/s, measured</th>")
+                .append("<th class=\"num\">Step, measured basis</th><th class=\"num\">Step, datasheet</th>")
+                .append("<th class=\"num\">Total time, measured basis</th><th class=\"num\">Tokens/s, measured basis</th>")
                 .append("<th class=\"num\">MFU</th><th class=\"num\">Memory-bound</th><th>Fits</th></tr></thead>\n<tbody>\n");
         boolean first = true;
         for (MachineOutcome o : input.machines()) {
@@ -404,9 +418,31 @@ public final class IndexPage {
                     .append("<td>").append(r.memory() == null ? "?" : r.memory().fits() ? "<span class=\"ok\">yes</span>"
                             : "<span class=\"bad\">no</span>").append("</td></tr>\n");
         }
-        h.append("</tbody>\n</table>\n<p class=\"files\">Every machine gets the same workload and setup; a catalog entry's "
-                + "measured column uses published third-party measurements where the model knows them (docs/model.md).</p>\n"
-                + "</section>\n");
+        h.append("</tbody>\n</table>\n<p class=\"files\">Every machine gets the same workload and setup, every figure the "
+                + "roofline bound. The measured basis is a profile's own figures").append("example".equals(basis(input))
+                        ? " (the example profile's are made up, not measurements)" : "")
+                .append(" and, for a catalog entry, published third-party measurements where the model knows them, else "
+                + "its datasheet (docs/model.md).</p>\n</section>\n");
+    }
+
+    /**
+     * What the page calls the prediction's measured basis, by what its figures are: a profile's measurements, an
+     * example profile's made-up figures, or a catalog entry's published ones ("measured" is said of measurements only).
+     */
+    static String basis(ReportInput input) {
+        if (!input.hasProfile()) {
+            return "published";
+        }
+        return input.profile().quality().flags().stream().anyMatch(f -> f.code().equals("example")) ? "example" : "measured";
+    }
+
+    /** The figures the measured basis is made of, in words. */
+    private static String basisFigures(ReportInput input) {
+        return switch (basis(input)) {
+            case "published" -> "published third-party measurements, its datasheet where none is known";
+            case "example" -> "example figures (made up, not measurements)";
+            default -> "measured ceilings";
+        };
     }
 
     private static String num(String text) {
@@ -418,7 +454,7 @@ public final class IndexPage {
         rows.sort(Comparator.comparingDouble(OperationRow::seconds).reversed());
         int n = shown == 0 ? rows.size() : Math.min(shown, rows.size());
         h.append("<section id=\"operations\">\n<h2>Slowest operations (").append(n).append(" of ").append(rows.size())
-                .append(", measured ceilings)</h2>\n<table>\n<thead><tr><th>Operation</th><th>Class</th><th>Bound</th>")
+                .append(", measured-basis ceilings)</h2>\n<table>\n<thead><tr><th>Operation</th><th>Class</th><th>Bound</th>")
                 .append("<th class=\"num\">Time per step</th><th class=\"num\">Share</th>")
                 .append("<th class=\"num\">FLOP/byte</th><th class=\"num\">GB moved</th></tr></thead>\n<tbody>\n");
         for (OperationRow op : rows.subList(0, n)) {
@@ -439,9 +475,9 @@ public final class IndexPage {
         for (CeilingLine m : run.measuredCeilings()) {
             CeilingLine d = run.datasheetCeilings().stream().filter(l -> l.ceiling().equals(m.ceiling())).findFirst().orElse(null);
             h.append("<tr><td>").append(escape(m.ceiling())).append("</td>").append(num(value(m)))
-                    .append(num(d == null ? "\u2013" : value(d))).append("<td class=\"src\">measured: ").append(escape(m.source()));
+                    .append(num(d == null ? "\u2013" : value(d))).append("<td class=\"src\">measured basis: ").append(escape(m.source()));
             if (d != null && !d.source().equals(m.source())) {
-                h.append("<br>datasheet: ").append(escape(d.source()));
+                h.append("<br>datasheet basis: ").append(escape(d.source()));
             }
             h.append("</td></tr>\n");
         }
@@ -458,7 +494,7 @@ public final class IndexPage {
 
     // ---- charts ----
 
-    private static void contents(StringBuilder h, List<Figure> figures) {
+    private static void contents(StringBuilder h, List<Figure> figures, boolean hasProfile) {
         h.append("<nav id=\"charts\">\n<h2>Charts</h2>\n<ol>\n");
         long omitted = 0;
         for (Figure f : figures) {
@@ -471,7 +507,9 @@ public final class IndexPage {
         h.append("</ol>\n");
         if (omitted > 0) {
             h.append("<p class=\"files\">").append(omitted).append(omitted == 1 ? " chart is" : " charts are")
-                    .append(" not drawn because the profile lacks their data: <a href=\"#not-drawn\">see why</a>.</p>\n");
+                    .append(hasProfile ? " not drawn because the profile lacks their data"
+                            : omitted == 1 ? " not drawn: it needs a profile" : " not drawn: they need a profile")
+                    .append(": <a href=\"#not-drawn\">see why</a>.</p>\n");
         }
         h.append("</nav>\n");
     }
@@ -490,13 +528,15 @@ public final class IndexPage {
         h.append("</ul>\n</details>\n</figure>\n");
     }
 
-    private static void omitted(StringBuilder h, List<Figure> figures) {
+    private static void omitted(StringBuilder h, List<Figure> figures, boolean hasProfile) {
         List<Figure.Omitted> left = figures.stream().filter(f -> f instanceof Figure.Omitted).map(f -> (Figure.Omitted) f).toList();
         if (left.isEmpty()) {
             return;
         }
-        h.append("<section id=\"not-drawn\">\n<h2>Charts not drawn</h2>\n<p>A chart is drawn only from figures the profile "
-                + "holds; these have none to draw, and no figure is made up in their place.</p>\n<ul class=\"omitted\">\n");
+        h.append("<section id=\"not-drawn\">\n<h2>Charts not drawn</h2>\n<p>").append(hasProfile
+                ? "A chart is drawn only from figures the profile holds; these have none to draw"
+                : "A chart is drawn only from figures a profile holds; with none (--hardware), a profile's charts are not "
+                + "drawn").append(", and no figure is made up in their place.</p>\n<ul class=\"omitted\">\n");
         for (Figure.Omitted o : left) {
             h.append("<li id=\"").append(o.stem()).append("\"><b>").append(escape(o.title())).append("</b>: ")
                     .append(escape(o.reason())).append("</li>\n");

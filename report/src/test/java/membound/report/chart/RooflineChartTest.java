@@ -31,7 +31,7 @@ class RooflineChartTest {
         StepResult step = new StepResult(Basis.MEASURED, 1, List.of(), 0.5, 2048, 2048, 10, 10, 1e12, 1e14, 0.3, 0.3);
         StepResult datasheet = new StepResult(Basis.DATASHEET, 1, List.of(), 0.5, 2048, 2048, 10, 10, 1e12, 1e14, 0.3, 0.3);
         return new TrainingRun("w", "test", 1, 1, null, "profile:x.json", "x (cpu)", "test", step, datasheet, 0.0,
-                new Sensitivity(1, 1.5, 0.75, -0.5), null, operations, ceilings, ceilings, List.of());
+                new Sensitivity(1, 1.5, 0.75, -0.5), null, operations, ceilings, ceilings, List.of(), null);
     }
 
     private static OperationRow gemm(double flopsPerSecond) {
@@ -97,5 +97,19 @@ class RooflineChartTest {
         Device cpu = profile.device("cpu").orElseThrow();
         Figure f = RooflineChart.of(profile, cpu.withComputeCeilings(List.of()).withCompute(List.of()), null);
         assertTrue(f instanceof Figure.Omitted o && o.reason().contains("no compute ceiling"), f.toString());
+    }
+
+    @Test
+    void shouldNeverCallACeilingOfTheProfileNotInTheProfile() {
+        Profile profile = ProfileJson.read(Reports.exampleProfile());
+        Device gpu = profile.device("gpu").orElseThrow();
+        TrainingRun run = Reports.withWorkload(Reports.exampleProfile(), "llama-3.2-1b").primary();
+        List<String> legend = legend(RooflineChart.of(profile, gpu, run));
+        // The example's GPU copy ceiling, 226 GB/s, is the profile's own: drawn dotted because one diagonal per level
+        // (its read) is drawn, and said to be the profile's.
+        assertTrue(legend.contains("DRAM copy bandwidth 226 GB/s (the profile's; the model's for these operations)"),
+                legend.toString());
+        assertTrue(legend.stream().noneMatch(l -> l.startsWith("DRAM copy") && l.endsWith("(model; not in the profile)")),
+                legend.toString());
     }
 }

@@ -18,6 +18,7 @@ import membound.report.Reports;
 import membound.report.TrainingRun;
 import membound.report.chart.Figure;
 import membound.vocabulary.text.Numbers;
+import membound.vocabulary.units.Units;
 
 /** index.html of the example report: every chart referred to, the key figures shown with their sources, nothing fetched. */
 class IndexPageTest {
@@ -56,6 +57,11 @@ class IndexPageTest {
         assertTrue(page.contains("Nominal memory bandwidth (cpu, gpu)</td><td class=\"value\">273.0 GB/s"), "nominal");
         assertTrue(page.contains("NVIDIA DGX Spark datasheet (273 GB/s LPDDR5x, 256-bit)"), "nominal source");
         assertTrue(page.contains("NVIDIA publishes no dense BF16 figure for GB10"), "an unknown nominal says why");
+        // One bf16 peak on the page: the profile lacks it, and the row says which figure the MFU divides by instead.
+        String mfuPeak = Units.formatFlops(Reports.exampleInput().primary().measured().peakFlopsPerSecond());
+        assertTrue(page.contains("Nominal bf16 dense peak (gpu)</td><td class=\"value\">not in the profile; " + mfuPeak
+                + " stands in (the MFU above)"), "the bf16 peak row names the MFU's peak");
+        assertFalse(page.contains("Nominal bf16 dense peak (gpu)</td><td class=\"value\">unknown"), "never unknown beside it");
         assertTrue(page.contains("hand-written example"), "the profile's quality flags are shown");
     }
 
@@ -63,9 +69,11 @@ class IndexPageTest {
     void shouldShowThePredictionsKeyFigures() {
         String page = page();
         TrainingRun run = Reports.exampleInput().primary();
-        assertTrue(page.contains("Predicted step time, measured ceilings</td><td class=\"value\">"
-                + Numbers.roundedDuration(run.measured().stepSeconds())), "measured step time");
-        assertTrue(page.contains("Predicted step time, datasheet ceilings</td><td class=\"value\">"
+        assertTrue(page.contains("Predicted step time (roofline bound), example ceilings</td><td class=\"value\">"
+                + Numbers.roundedDuration(run.measured().stepSeconds())), "the example's step time");
+        assertTrue(page.contains("Expected step with trainer typical&#39;s overheads</td><td class=\"value\">"
+                + Numbers.roundedDuration(run.expected().stepSeconds())), "predict's first block, the expected step");
+        assertTrue(page.contains("Predicted step time (roofline bound), datasheet ceilings</td><td class=\"value\">"
                 + Numbers.roundedDuration(run.datasheet().stepSeconds())), "datasheet step time");
         assertTrue(page.contains(Numbers.percent(run.measured().mfu())), "MFU");
         assertTrue(page.contains(String.format(java.util.Locale.ROOT, "elasticity %.2f", run.sensitivity().elasticity())),
@@ -88,8 +96,9 @@ class IndexPageTest {
         ReportRenderer.Rendered rendered = ReportRenderer.render(Reports.withWorkload(file, "llama-3.2-1b", "h100"));
         String page = new String(rendered.files().get(ReportRenderer.INDEX), StandardCharsets.UTF_8);
 
-        assertTrue(page.contains("<td>Predicted step time, datasheet ceilings</td><td class=\"value\">unknown</td>"), page);
-        assertTrue(page.contains(" measured, unknown datasheet"), "the total and the shares say unknown too");
+        assertTrue(page.contains("<td>Predicted step time (roofline bound), datasheet ceilings</td><td class=\"value\">"
+                + "unknown</td>"), page);
+        assertTrue(page.contains(" example, unknown datasheet"), "the total and the shares say unknown too");
         String breakdown = new String(rendered.files().get("time-breakdown.svg"), StandardCharsets.UTF_8);
         assertTrue(breakdown.contains("datasheet: unknown"), "the chart's datasheet bar of the profile says unknown");
     }
