@@ -56,12 +56,8 @@ public final class ImportCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--format", required = true, paramLabel = "FORMAT",
-<<<<<<< HEAD
-            description = "the tool's output format (stream, babelstream, likwid, nvbandwidth, nccl-tests), or "
-                    + "another estimator's hardware file (llm-analysis, calculon); "
-=======
-            description = "the tool's output format (stream, stream-omp, babelstream, likwid, nvbandwidth, nccl-tests); "
->>>>>>> helper/newcomer2
+            description = "the tool's output format (stream, stream-omp, babelstream, likwid, nvbandwidth, "
+                    + "nccl-tests), or another estimator's hardware file (llm-analysis, calculon); "
                     + "given again as text or json, how this command reports")
     List<String> formats = new ArrayList<>();
 
