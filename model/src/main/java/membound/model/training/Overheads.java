@@ -65,7 +65,15 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
 
     /** Seconds the terms add to a step whose roofline evaluation is {@code eval} (of {@code operations}). */
     public double addedSeconds(List<Operation> operations, Roofline.Evaluation eval) {
-        double[] parts = parts(operations, eval);
+        return addedSeconds(operations, eval, 1);
+    }
+
+    /**
+     * The same in a pipeline whose pacing stage's passes take {@code passScale} of their time (1 plus its bubble,
+     * {@link membound.model.Estimator#passScale}): what slows the passes slows the bubble as much.
+     */
+    public double addedSeconds(List<Operation> operations, Roofline.Evaluation eval, double passScale) {
+        double[] parts = parts(operations, eval, passScale);
         return parts[0] * (1 / computeEfficiency - 1) + parts[1] * (1 / lowPrecisionComputeEfficiency - 1)
                 + parts[2] * (1 / attentionEfficiency - 1) + parts[3] * (1 / memoryEfficiency - 1)
                 + parts[4] * perOperationSeconds;
@@ -79,6 +87,11 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
      * kernel's count). A fit evaluates the roofline once and these three numbers give the step at any terms.
      */
     public static double[] parts(List<Operation> operations, Roofline.Evaluation eval) {
+        return parts(operations, eval, 1);
+    }
+
+    /** The same, the forward, backward and recompute rows counted {@code passScale} times (a pipeline's bubble). */
+    public static double[] parts(List<Operation> operations, Roofline.Evaluation eval, double passScale) {
         double computeBound = 0;
         double lowPrecision = 0;
         double attention = 0;
@@ -91,18 +104,19 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
             if (op.kernel() == Kernel.TRANSFER) {
                 continue;
             }
-            runs += op.count();
             OperationClass c = op.operationClass();
             boolean pass = c == OperationClass.FORWARD || c == OperationClass.BACKWARD || c == OperationClass.RECOMPUTE;
+            double scale = pass ? passScale : 1;
+            runs += op.count() * scale;
             if (!memoryBound[i] && pass && op.kernel() == Kernel.ATTENTION) {
-                attention += seconds[i];
+                attention += seconds[i] * scale;
             } else if (!memoryBound[i] && pass && op.precision().bits() <= 8) {
-                lowPrecision += seconds[i];
+                lowPrecision += seconds[i] * scale;
             } else if (!memoryBound[i] && pass) {
-                computeBound += seconds[i];
+                computeBound += seconds[i] * scale;
             } else if (memoryBound[i] && op.placement() == Placement.DEVICE
                     && (pass || c == OperationClass.OPTIMIZER)) {
-                memoryBoundSeconds += seconds[i];
+                memoryBoundSeconds += seconds[i] * scale;
             }
         }
         return new double[] {computeBound, lowPrecision, attention, memoryBoundSeconds, runs};

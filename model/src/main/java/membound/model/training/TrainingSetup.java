@@ -12,13 +12,18 @@ import membound.vocabulary.Precision;
  * @param tokens tokens to train on in total; the last step counts pro rata, so time is linear in tokens
  * @param masterWeights keep an FP32 copy of trainable weights when {@code weightPrecision} is narrower
  * @param overlapCommunication hide the data-parallel gradient all-reduce behind the backward pass
+ * @param recomputeModules with selective checkpointing, the parts of a layer recomputed (Megatron-Core's
+ *        {@code recompute_modules}); empty: the attention core
+ * @param recomputeLayers with full checkpointing, how many layers of each pipeline stage are recomputed (Megatron's
+ *        {@code recompute_method=block}, {@code recompute_num_layers}); 0: every layer
  */
 public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize, int gradientAccumulation,
                             Precision weightPrecision, Precision activationPrecision, Precision gradientPrecision,
                             Precision optimizerStatePrecision, boolean masterWeights, Optimizer optimizer,
                             Checkpointing checkpointing, boolean flashAttention, FineTuning fineTuning,
                             Pruning pruning, Offload offload, Parallelism parallelism, int tenants,
-                            boolean overlapCommunication) {
+                            boolean overlapCommunication, java.util.Set<RecomputeModule> recomputeModules,
+                            int recomputeLayers) {
 
     public TrainingSetup {
         if (tokens <= 0) {
@@ -30,6 +35,10 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         positive("tenants", tenants);
         long perStep = tokensPerStep(sequenceLength, microBatchSize, gradientAccumulation,
                 parallelism == null ? 1 : parallelism.dataParallel());
+        if (parallelism != null && sequenceLength % parallelism.contextParallel() != 0) {
+            throw new BadInputException("context-parallel must divide the sequence length (" + sequenceLength
+                    + "): contextParallel=" + parallelism.contextParallel());
+        }
         if (tokens < perStep) {
             throw new BadInputException("tokens must be at least one optimizer step's tokens (sequence length x "
                     + "micro-batch x accumulation x replicas = " + perStep + "): tokens=" + tokens);
@@ -49,6 +58,20 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         }
         if (parallelism == null) {
             parallelism = Parallelism.SINGLE;
+        }
+        recomputeModules = recomputeModules == null || recomputeModules.isEmpty() ? java.util.Set.of()
+                : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(recomputeModules));
+        if (!recomputeModules.isEmpty() && checkpointing != Checkpointing.SELECTIVE) {
+            throw new BadInputException("recompute modules need selective checkpointing: checkpointing="
+                    + checkpointing.label() + ", recomputeModules=" + recomputeModules);
+        }
+        if (recomputeLayers < 0) {
+            throw new BadInputException("recompute layers must be 0 (every layer) or more: recomputeLayers="
+                    + recomputeLayers);
+        }
+        if (recomputeLayers > 0 && checkpointing != Checkpointing.FULL) {
+            throw new BadInputException("recompute layers need full checkpointing: checkpointing="
+                    + checkpointing.label() + ", recomputeLayers=" + recomputeLayers);
         }
     }
 
@@ -76,6 +99,8 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         b.parallelism = parallelism;
         b.tenants = tenants;
         b.overlapCommunication = overlapCommunication;
+        b.recomputeModules = recomputeModules;
+        b.recomputeLayers = recomputeLayers;
         return b;
     }
 
@@ -144,6 +169,8 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         private Parallelism parallelism = Parallelism.SINGLE;
         private int tenants = Defaults.TENANTS;
         private boolean overlapCommunication;
+        private java.util.Set<RecomputeModule> recomputeModules = java.util.Set.of();
+        private int recomputeLayers;
 
         private Builder() {
         }
@@ -181,6 +208,10 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         public Builder parallelism(Parallelism value) { parallelism = value; return this; }
         public Builder tenants(int value) { tenants = value; return this; }
         public Builder overlapCommunication(boolean value) { overlapCommunication = value; return this; }
+        /** With selective checkpointing: the parts of a layer recomputed (empty: the attention core). */
+        public Builder recomputeModules(java.util.Set<RecomputeModule> value) { recomputeModules = value; return this; }
+        /** With full checkpointing: layers of each pipeline stage recomputed (0: all). */
+        public Builder recomputeLayers(int value) { recomputeLayers = value; return this; }
 
         public TrainingSetup build() {
             long total = tokens;
@@ -195,7 +226,7 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
             return new TrainingSetup(total, sequenceLength, microBatchSize, gradientAccumulation, weightPrecision,
                     activationPrecision, gradientPrecision, optimizerStatePrecision, masterWeights, optimizer,
                     checkpointing, flashAttention, fineTuning, pruning, offload, parallelism, tenants,
-                    overlapCommunication);
+                    overlapCommunication, recomputeModules, recomputeLayers);
         }
     }
 }

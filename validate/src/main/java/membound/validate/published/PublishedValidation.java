@@ -80,12 +80,17 @@ public final class PublishedValidation {
     public record RowResult(PublishedRow row, double rawMeasured, double rawDatasheet, double measured,
                             double datasheet, String terms, String basis) {
 
+        /** The error of the rate predicted on the measured basis: a row published as time per step compares rates. */
         public double measuredError() {
-            return (measured - row.published()) / row.published();
+            return error(measured);
         }
 
         public double datasheetError() {
-            return (datasheet - row.published()) / row.published();
+            return error(datasheet);
+        }
+
+        private double error(double predicted) {
+            return row.timePerWork() ? row.published() / predicted - 1 : (predicted - row.published()) / row.published();
         }
 
         /** The error on the measured basis where the hardware has one, else on the datasheet basis. */
@@ -585,22 +590,49 @@ public final class PublishedValidation {
         for (Basis basis : new Basis[] {Basis.MEASURED, Basis.DATASHEET}) {
             int b = basis.ordinal();
             raw[b] = Estimator.step(tf, setup, machine, basis).stepSeconds();
-            Ceilings ceilings = Ceilings.of(machine, basis, setup.tenants(),
-                    Estimator.parallelLink(machine, setup.parallelism()));
-            // The three sums the terms scale: compute-bound seconds, memory-bound seconds, operation runs.
-            parts[b] = Overheads.parts(plan.operations(), Roofline.evaluate(plan.operations(), ceilings));
+            Ceilings ceilings = Ceilings.withLinks(machine, basis, setup.tenants(),
+                    Estimator.links(machine, setup.parallelism()));
+            // The sums the terms scale: compute-bound seconds by kind, memory-bound seconds, operation runs (the
+            // pipeline's passes counted with their bubble).
+            parts[b] = Overheads.parts(plan.operations(), Roofline.evaluate(plan.operations(), ceilings),
+                    Estimator.passScale(setup));
         }
         double runs = parts[Basis.MEASURED.ordinal()][TRAINING_TERMS - 1];
         double tokens = setup.tokensPerStep();
         double operationRuns = runs;
         String note = "trainer " + row.engine() + ": " + devices + " device(s), " + row.parallel() + ", recompute "
                 + row.recompute() + ", " + row.finetune() + String.format(java.util.Locale.ROOT,
-                ", %.0f operation runs per step", operationRuns);
+                ", %.0f operation runs per step", operationRuns) + unitNote(row, setup, devices);
         int mi = Basis.MEASURED.ordinal();
         int di = Basis.DATASHEET.ordinal();
-        Model m = v -> !hasMeasured ? Double.NaN : tokens / devices / (raw[mi] + added(parts[mi], v));
-        Model d = v -> tokens / devices / (raw[di] + added(parts[di], v));
+        Model m = v -> !hasMeasured ? Double.NaN : inUnit(row, tokens, devices, raw[mi] + added(parts[mi], v));
+        Model d = v -> inUnit(row, tokens, devices, raw[di] + added(parts[di], v));
         return new Prepared(row, m, d, hasMeasured, note, null);
+    }
+
+    /**
+     * A predicted step in the row's unit: tokens per second per device, samples (sequences of the row's length) per
+     * second of the whole job, or seconds per optimizer step.
+     */
+    static double inUnit(PublishedRow row, double tokensPerStep, int devices, double stepSeconds) {
+        return switch (row.unit()) {
+            case PublishedRow.TOKENS_PER_DEVICE -> tokensPerStep / devices / stepSeconds;
+            case PublishedRow.SAMPLES -> tokensPerStep / row.tokens() / stepSeconds;
+            case PublishedRow.SECONDS_PER_STEP -> stepSeconds;
+            default -> throw new IllegalStateException(row.unit());
+        };
+    }
+
+    private static String unitNote(PublishedRow row, TrainingSetup setup, int devices) {
+        return switch (row.unit()) {
+            case PublishedRow.SAMPLES -> String.format(java.util.Locale.ROOT, "; samples/s of the whole job, a sample "
+                    + "%d tokens: %,.0f tokens/s/device published", row.tokens(),
+                    row.published() * row.tokens() / devices);
+            case PublishedRow.SECONDS_PER_STEP -> String.format(java.util.Locale.ROOT, "; seconds per step of %,d "
+                    + "tokens: %,.0f tokens/s/device published", setup.tokensPerStep(),
+                    setup.tokensPerStep() / row.published() / devices);
+            default -> "";
+        };
     }
 
     /** What the terms add to a step: the efficiencies scale their parts by (1/e - 1), the last is seconds per run. */
@@ -612,51 +644,136 @@ public final class PublishedValidation {
         return s + parts[TRAINING_TERMS - 1] * v[TRAINING_TERMS - 1];
     }
 
+    /**
+     * A training row's setup from its columns. {@code parallel}: comma-separated {@code dpN} (data parallel), {@code tpN}
+     * (tensor), {@code ppN} (pipeline), {@code cpN} (context), {@code vpN} (virtual stages per device: interleaved
+     * 1F1B), {@code epN} (expert parallel), {@code zeroS} (ZeRO stage: 1 = Megatron's distributed optimizer, 3 = FSDP),
+     * {@code shardN} (hybrid sharding: ZeRO-3 inside groups of N replicas), {@code nodesN} (N nodes of equal size) or
+     * {@code nvlN} (NVLink domains of at most N GPUs, as GB200 NVL72 racks: the devices fill domains of the largest
+     * divisor of their count not above N); {@code -} for one device. {@code recompute}: {@code none}, {@code
+     * selective} (the attention core), {@code selective:m1,m2} (Megatron's recompute_modules), {@code full}, {@code
+     * full:N} (N layers of each stage). {@code finetune}: {@code full}, {@code lora} or {@code qlora}, optionally
+     * {@code :rN} (rank) and {@code :targets} (q,k,v,o,gate,up,down or all); without them the project's default rank 16
+     * on every linear layer.
+     */
     static TrainingSetup trainingSetup(PublishedRow row) {
         Parallelism parallelism = Parallelism.SINGLE;
         if (!row.parallel().equals("-")) {
             int dp = 1;
             int tp = 1;
             int pp = 1;
+            int cp = 1;
+            int vp = 1;
+            int ep = 1;
             int zero = 0;
-            int nodes = 1;
+            int shard = 0;
+            int nodes = 0;
+            int domain = 0;
             for (String part : row.parallel().split(",")) {
-                if (part.startsWith("dp")) {
-                    dp = Integer.parseInt(part.substring(2));
-                } else if (part.startsWith("tp")) {
-                    tp = Integer.parseInt(part.substring(2));
-                } else if (part.startsWith("pp")) {
-                    pp = Integer.parseInt(part.substring(2));
-                } else if (part.startsWith("zero")) {
-                    zero = Integer.parseInt(part.substring(4));
-                } else if (part.startsWith("nodes")) {
-                    nodes = Integer.parseInt(part.substring(5));
-                } else {
-                    throw new BadInputException("published.tsv line " + row.line() + ": parallel must be dpN[,tpN][,ppN][,zeroS][,nodesN]: "
-                            + "parallel=" + row.parallel());
+                try {
+                    if (part.startsWith("dp")) {
+                        dp = Integer.parseInt(part.substring(2));
+                    } else if (part.startsWith("tp")) {
+                        tp = Integer.parseInt(part.substring(2));
+                    } else if (part.startsWith("pp")) {
+                        pp = Integer.parseInt(part.substring(2));
+                    } else if (part.startsWith("cp")) {
+                        cp = Integer.parseInt(part.substring(2));
+                    } else if (part.startsWith("vp")) {
+                        vp = Integer.parseInt(part.substring(2));
+                    } else if (part.startsWith("ep")) {
+                        ep = Integer.parseInt(part.substring(2));
+                    } else if (part.startsWith("zero")) {
+                        zero = Integer.parseInt(part.substring(4));
+                    } else if (part.startsWith("shard")) {
+                        shard = Integer.parseInt(part.substring(5));
+                    } else if (part.startsWith("nodes")) {
+                        nodes = Integer.parseInt(part.substring(5));
+                    } else if (part.startsWith("nvl")) {
+                        domain = Integer.parseInt(part.substring(3));
+                    } else {
+                        throw new NumberFormatException(part);
+                    }
+                } catch (NumberFormatException e) {
+                    throw new BadInputException("published.tsv line " + row.line() + ": parallel must be dpN[,tpN][,ppN]"
+                            + "[,cpN][,vpN][,epN][,zeroS][,shardN][,nodesN|nvlN]: parallel=" + row.parallel());
                 }
             }
-            parallelism = new Parallelism(dp, tp, pp, zero, null, nodes);
+            if (nodes > 0 && domain > 0) {
+                throw new BadInputException("published.tsv line " + row.line() + ": parallel must name nodesN or nvlN, "
+                        + "not both: parallel=" + row.parallel());
+            }
+            int devices = dp * tp * pp * cp;
+            if (domain > 0) {
+                nodes = devices / largestDivisorAtMost(devices, domain);
+            }
+            parallelism = new Parallelism(dp, tp, pp, cp, vp, ep, zero, shard, null, Math.max(1, nodes));
         }
         Precision precision = Precision.parse(row.weights());
-        FineTuning fineTuning = switch (row.finetune()) {
+        String[] tuning = row.finetune().split(":");
+        int rank = membound.model.Defaults.LORA_RANK;
+        java.util.Set<LoraTarget> targets = LoraTarget.allLinear();
+        for (int i = 1; i < tuning.length; i++) {
+            if (tuning[i].matches("r[0-9]+")) {
+                rank = Integer.parseInt(tuning[i].substring(1));
+            } else {
+                targets = LoraTarget.parseList(tuning[i]);
+            }
+        }
+        if (tuning[0].equals("full") && tuning.length > 1) {
+            throw new BadInputException("published.tsv line " + row.line() + ": full fine-tuning takes no rank or "
+                    + "targets: finetune=" + row.finetune());
+        }
+        FineTuning fineTuning = switch (tuning[0]) {
             case "full" -> FineTuning.full();
-            case "lora" -> FineTuning.lora(membound.model.Defaults.LORA_RANK, LoraTarget.allLinear());
-            case "qlora" -> FineTuning.qlora(membound.model.Defaults.LORA_RANK, LoraTarget.allLinear());
-            default -> throw new BadInputException("published.tsv line " + row.line() + ": finetune must be full, lora "
-                    + "or qlora: finetune=" + row.finetune());
+            case "lora" -> FineTuning.lora(rank, targets);
+            case "qlora" -> FineTuning.qlora(rank, targets);
+            default -> throw new BadInputException("published.tsv line " + row.line() + ": finetune must be full, "
+                    + "lora[:rN][:targets] or qlora[:rN][:targets]: finetune=" + row.finetune());
+        };
+        String[] recompute = row.recompute().split(":", 2);
+        Checkpointing checkpointing = switch (recompute[0]) {
+            case "none" -> Checkpointing.NONE;
+            case "selective" -> Checkpointing.SELECTIVE;
+            case "full" -> Checkpointing.FULL;
+            default -> throw new BadInputException("published.tsv line " + row.line() + ": recompute must be none, "
+                    + "selective[:modules] or full[:layers]: recompute=" + row.recompute());
         };
         TrainingSetup.Builder b = TrainingSetup.builder().steps(1).sequenceLength(row.tokens())
                 .microBatchSize(row.batch()).gradientAccumulation(row.accumulation())
-                .checkpointing(row.recompute().equals("full") ? Checkpointing.FULL : Checkpointing.NONE)
+                .checkpointing(checkpointing)
                 .flashAttention(true).parallelism(parallelism).fineTuning(fineTuning).overlapCommunication(true);
-        if (precision == Precision.FP8) {
-            // FP8 training (Transformer Engine, as llm-foundry's amp_fp8): FP8 GEMMs, BF16 weights and activations.
-            b.precision(Precision.BF16).activationPrecision(Precision.FP8);
+        if (recompute.length > 1 && checkpointing == Checkpointing.SELECTIVE) {
+            b.recomputeModules(membound.model.training.RecomputeModule.parseList(recompute[1]));
+        } else if (recompute.length > 1 && checkpointing == Checkpointing.FULL) {
+            try {
+                b.recomputeLayers(Integer.parseInt(recompute[1]));
+            } catch (NumberFormatException e) {
+                throw new BadInputException("published.tsv line " + row.line() + ": recompute full takes a layer "
+                        + "count: recompute=" + row.recompute());
+            }
+        } else if (recompute.length > 1) {
+            throw new BadInputException("published.tsv line " + row.line() + ": recompute none takes nothing after it: "
+                    + "recompute=" + row.recompute());
+        }
+        if (precision.bits() <= 8) {
+            // Low-precision training (Transformer Engine: FP8, MXFP8, NVFP4): GEMMs in that format, BF16 weights and
+            // master copies, activations stored in a byte at least.
+            b.precision(Precision.BF16).activationPrecision(precision);
         } else {
             b.precision(precision);
         }
         return b.build();
+    }
+
+    /** The largest divisor of {@code n} not above {@code most}: how many GPUs of a job share each NVLink domain. */
+    static int largestDivisorAtMost(int n, int most) {
+        for (int d = Math.min(n, most); d > 1; d--) {
+            if (n % d == 0) {
+                return d;
+            }
+        }
+        return 1;
     }
 
     /** Whether a catalog machine has any published third-party measurement (the measured basis). */
