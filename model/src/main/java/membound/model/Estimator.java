@@ -70,8 +70,8 @@ public final class Estimator {
         Ceilings.Links links = links(machine, setup.parallelism());
         Link link = links.parallel();
         int tenants = setup.tenants();
-        Ceilings measuredCeilings = Ceilings.withLinks(machine, Basis.MEASURED, tenants, links);
-        Ceilings datasheetCeilings = Ceilings.withLinks(machine, Basis.DATASHEET, tenants, links);
+        Ceilings measuredCeilings = Ceilings.withLinks(machine, Basis.MEASURED, tenants, links, setup.attentionKernel());
+        Ceilings datasheetCeilings = Ceilings.withLinks(machine, Basis.DATASHEET, tenants, links, setup.attentionKernel());
         Roofline.Evaluation measuredEval = Roofline.evaluate(plan.rows(), measuredCeilings);
         StepResult measured = result(plan, measuredEval, measuredCeilings);
         Optional<String> datasheetUnknown = machine.datasheetUnknown(plan.computePrecision());
@@ -127,9 +127,9 @@ public final class Estimator {
                 machine.source(), link == null ? null : link.name(), measured, datasheet,
                 datasheet == null ? Double.NaN : (datasheet.stepSeconds() - measured.stepSeconds()) / measured.stepSeconds(),
                 sensitivity, memory, rows(plan.operations(), measuredEval),
-                Ceilings.describe(machine, Basis.MEASURED, plan.computePrecision(), link, tenants),
-                datasheet == null ? List.of()
-                        : Ceilings.describe(machine, Basis.DATASHEET, plan.computePrecision(), link, tenants), notes,
+                Ceilings.describe(machine, Basis.MEASURED, plan.computePrecision(), link, tenants, setup.attentionKernel()),
+                datasheet == null ? List.of() : Ceilings.describe(machine, Basis.DATASHEET, plan.computePrecision(), link,
+                        tenants, setup.attentionKernel()), notes,
                 expected);
     }
 
@@ -153,7 +153,8 @@ public final class Estimator {
     public static StepResult step(Workload workload, TrainingSetup setup, Machine machine, Basis basis) {
         Sweep sweep = SWEEP.get();
         StepPlan plan = sweep.plan(workload, setup, machine);
-        Ceilings ceilings = sweep.ceilings(machine, basis, setup.tenants(), links(machine, setup.parallelism()));
+        Ceilings ceilings = sweep.ceilings(machine, basis, setup.tenants(), links(machine, setup.parallelism()),
+                setup.attentionKernel());
         return result(plan, Roofline.sums(plan.rows(), ceilings), ceilings);
     }
 
@@ -166,7 +167,8 @@ public final class Estimator {
     public static double[] bandwidthSweep(Workload workload, TrainingSetup setup, Machine machine, double[] scales) {
         Sweep sweep = SWEEP.get();
         StepPlan plan = sweep.plan(workload, setup, machine);
-        Ceilings base = sweep.ceilings(machine, Basis.MEASURED, setup.tenants(), links(machine, setup.parallelism()));
+        Ceilings base = sweep.ceilings(machine, Basis.MEASURED, setup.tenants(), links(machine, setup.parallelism()),
+                setup.attentionKernel());
         double[] seconds = new double[scales.length];
         for (int i = 0; i < scales.length; i++) {
             if (!(scales[i] > 0) || Double.isInfinite(scales[i])) {
@@ -210,23 +212,26 @@ public final class Estimator {
         private final Basis[] bases = new Basis[KEPT];
         private final int[] tenants = new int[KEPT];
         private final Ceilings.Links[] links = new Ceilings.Links[KEPT];
+        private final membound.model.training.AttentionKernel[] kernels = new membound.model.training.AttentionKernel[KEPT];
         private final Ceilings[] ceilings = new Ceilings[KEPT];
         private int next;
 
-        Ceilings ceilings(Machine machine, Basis basis, int tenantCount, Ceilings.Links link) {
+        Ceilings ceilings(Machine machine, Basis basis, int tenantCount, Ceilings.Links link,
+                          membound.model.training.AttentionKernel kernel) {
             for (int i = 0; i < KEPT; i++) {
-                if (machines[i] == machine && bases[i] == basis && tenants[i] == tenantCount
+                if (machines[i] == machine && bases[i] == basis && tenants[i] == tenantCount && kernels[i] == kernel
                         && (links[i] == link || links[i] != null && links[i].equals(link))) {
                     return ceilings[i];
                 }
             }
-            Ceilings made = Ceilings.withLinks(machine, basis, tenantCount, link);
+            Ceilings made = Ceilings.withLinks(machine, basis, tenantCount, link, kernel);
             int i = next;
             next = (next + 1) % KEPT;
             machines[i] = machine;
             bases[i] = basis;
             tenants[i] = tenantCount;
             links[i] = link;
+            kernels[i] = kernel;
             ceilings[i] = made;
             return made;
         }
@@ -417,7 +422,9 @@ public final class Estimator {
 
     /**
      * Seconds per class after the adjustments that are not per operation, and the step (last
-     * element): the data-parallel all-reduce hides behind the backward pass when asked to overlap;
+     * element): the data-parallel gradient reduction and ZeRO-3's weight gathers hide behind the forward, backward and
+     * recompute passes when asked to overlap (gradients are reduced bucket by bucket during the backward pass, FSDP
+     * prefetches the next layer's weights while this one computes);
      * a pipeline idles (p - 1) / m of its forward, backward and recompute time (1F1B: Narayanan et
      * al. 2021). On a device with a measured kernel launch interval, an operation's repetitions take at least one
      * launch each ({@link #launchBoundSeconds}).
@@ -428,7 +435,9 @@ public final class Estimator {
         for (OperationClass c : CLASSES) {
             seconds[c.ordinal()] = eval.seconds(c);
         }
-        double hidden = Math.min(eval.overlappableSeconds(), seconds[OperationClass.BACKWARD.ordinal()]);
+        // Communication that may overlap (the gradient reduction, ZeRO-3's prefetched gathers) hides behind the passes.
+        double hidden = Math.min(eval.overlappableSeconds(), seconds[OperationClass.FORWARD.ordinal()]
+                + seconds[OperationClass.BACKWARD.ordinal()] + seconds[OperationClass.RECOMPUTE.ordinal()]);
         seconds[OperationClass.COMMUNICATION.ordinal()] -= hidden;
         double bubble = plan.setup().parallelism().bubbleFraction(plan.setup().gradientAccumulation());
         if (bubble > 0) {

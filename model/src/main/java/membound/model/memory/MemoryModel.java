@@ -29,7 +29,7 @@ public final class MemoryModel {
         Parallelism par = setup.parallelism();
         // ZeRO shards over the data x context parallel ranks (the hybrid shard group; the experts over their own).
         double d = plan.shardDivisor();
-        double e = Math.max(1, setup.activationPrecision().bytesPerElement());
+        double e = setup.storedActivationPrecision().bytesPerElement();
         double g = setup.gradientPrecision().bytesPerElement();
         double w = setup.weightPrecision().bytesPerElement();
 

@@ -88,7 +88,8 @@ public final class Ceilings {
     private final double kernelLaunchSeconds;
 
     private Ceilings(Basis basis, Device device, Device host, Links links, Link hostLink,
-                     double bandwidthShare, double computeShare, double bandwidthScale) {
+                     double bandwidthShare, double computeShare, double bandwidthScale,
+                     membound.model.training.AttentionKernel attentionKernel) {
         Link parallelLink = links.parallel();
         this.basis = basis;
         this.bandwidthScale = bandwidthScale;
@@ -136,7 +137,7 @@ public final class Ceilings {
         Ceiling vector = device.vectorFlops();
         vectorFlopsPerSecond = vector == null ? gemmFlopsPerSecond[Precision.FP32.ordinal()]
                 : vector.value(basis) * computeShare;
-        attentionFractionOfGemm = Defaults.fusedAttentionFractionOfGemm(device.name());
+        attentionFractionOfGemm = Defaults.fusedAttentionFractionOfGemm(device.name(), attentionKernel);
         List<MemoryTier> tiers = device.tiers();
         tierCapacity = new double[tiers.size()];
         tierRate = new double[tiers.size() * PATTERNS];
@@ -226,9 +227,15 @@ public final class Ceilings {
 
     /** The same with every link a layout's groups talk over ({@link membound.model.Estimator#links}). */
     public static Ceilings withLinks(Machine machine, Basis basis, int tenants, Links links) {
+        return withLinks(machine, basis, tenants, links, membound.model.training.AttentionKernel.FA2);
+    }
+
+    /** The same for a trainer whose fused attention is {@code kernel} (it changes the attention rate on Hopper). */
+    public static Ceilings withLinks(Machine machine, Basis basis, int tenants, Links links,
+                                     membound.model.training.AttentionKernel kernel) {
         double bandwidthShare = bandwidthShare(machine, tenants);
         return new Ceilings(basis, machine.device(), machine.host(), links, machine.link(Link.Kind.HOST),
-                bandwidthShare, 1.0 / tenants, 1.0);
+                bandwidthShare, 1.0 / tenants, 1.0, kernel);
     }
 
     /**
@@ -515,6 +522,12 @@ public final class Ceilings {
 
     /** Every ceiling of the machine on this basis that a prediction in {@code compute} precision uses, with its source. */
     public static List<CeilingLine> describe(Machine machine, Basis basis, Precision compute, Link parallelLink, int tenants) {
+        return describe(machine, basis, compute, parallelLink, tenants, membound.model.training.AttentionKernel.FA2);
+    }
+
+    /** The same with a trainer's attention kernel. */
+    public static List<CeilingLine> describe(Machine machine, Basis basis, Precision compute, Link parallelLink,
+                                             int tenants, membound.model.training.AttentionKernel kernel) {
         List<CeilingLine> lines = new ArrayList<>(16);
         Device device = machine.device();
         for (MemoryTier tier : device.tiers()) {
@@ -546,8 +559,8 @@ public final class Ceilings {
                         rate.elementsPerSecond(), "elements/s", rate.source()));
             }
         }
-        lines.add(new CeilingLine("fused attention", Defaults.fusedAttentionFractionOfGemm(device.name()), "x GEMM",
-                Defaults.fusedAttentionSource(device.name())));
+        lines.add(new CeilingLine("fused attention", Defaults.fusedAttentionFractionOfGemm(device.name(), kernel), "x GEMM",
+                Defaults.fusedAttentionSource(device.name(), kernel)));
         Ceiling vector = device.vectorFlops();
         if (vector != null) {
             lines.add(new CeilingLine("vector (elementwise)", vector.value(basis), "FLOP/s", vector.source(basis)));

@@ -158,9 +158,9 @@ public final class StepPlanner {
         OperationList backward = ops;
         OperationList recompute = ops;
         double microBatches = setup.gradientAccumulation();
-        // Activations are stored in a byte at least: the block-scaled formats quantize a GEMM's inputs, not what the
-        // norms, residuals and activation functions read and write.
-        double e = Math.max(1, setup.activationPrecision().bytesPerElement());
+        // Activations are stored in their own precision; low-precision training quantizes a GEMM's inputs, not what
+        // the norms, residuals and activation functions read and write.
+        double e = setup.storedActivationPrecision().bytesPerElement();
         double g = setup.gradientPrecision().bytesPerElement();
         double parametersOnDevice;
         double trainable;
@@ -188,7 +188,8 @@ public final class StepPlanner {
             TransformerPass.Settings settings = new TransformerPass.Settings(true, compute, e, weightBits,
                     ft.mode() == FineTuning.Mode.QLORA, g, !ft.adapters(), ft,
                     setup.weightPrecision().bytesPerElement(), sparse, t, setup.flashAttention(),
-                    setup.checkpointing(), e, Map.of(), par.expertParallel(), setup.recomputeModules());
+                    setup.checkpointing(), e, Map.of(), par.expertParallel(), setup.recomputeModules(),
+                    setup.attentionComputePrecision());
             int c = par.contextParallel();
             // Context parallelism: each device runs 1/c of every sequence; its queries attend over the whole sequence
             // with an equal share of the causal work.
@@ -347,7 +348,7 @@ public final class StepPlanner {
                                       OperationList ops) {
         Parallelism par = setup.parallelism();
         double g = setup.gradientPrecision().bytesPerElement();
-        double e = Math.max(1, setup.activationPrecision().bytesPerElement());
+        double e = setup.storedActivationPrecision().bytesPerElement();
         double m = setup.gradientAccumulation();
         boolean full = setup.checkpointing() == Checkpointing.FULL;
         int perNode = par.devicesPerNode();
@@ -361,10 +362,11 @@ public final class StepPlanner {
             Placement inside = group * t * c <= perNode ? Placement.NODE_LINK : Placement.PARALLEL_LINK;
             if (group > 1) {
                 ops.addTransfer("gradient reduce-scatter (shard group of " + group + ")", OperationClass.COMMUNICATION,
-                        inside, 1, 2.0 * (group - 1) / group * trainableOnDevice * g, 2.0 * (group - 1),
+                        inside, 1, (double) (group - 1) / group * trainableOnDevice * g, group - 1,
                         setup.overlapCommunication());
                 ops.addTransfer("weight all-gather (shard group of " + group + ")", OperationClass.COMMUNICATION,
-                        inside, passes, (double) (group - 1) / group * weightBytes, group - 1, false);
+                        inside, passes, (double) (group - 1) / group * weightBytes, group - 1,
+                        setup.overlapCommunication());
             }
             if (replicas > 1) {
                 ops.addTransfer("gradient shard all-reduce across " + replicas + " replicas",
@@ -376,20 +378,28 @@ public final class StepPlanner {
             int dense = par.gradientGroup();
             int experts = par.expertGradientGroup();
             double denseShare = 1 - expertShare;
+            // ZeRO-3 reduce-scatters the gradients ((n-1)/n: the weights are gathered again before each pass);
+            // without it they are all-reduced, or reduce-scattered and the updated shards all-gathered: 2(n-1)/n.
+            boolean zero3 = par.zeroStage() == 3;
+            double reduce = zero3 ? 1 : 2;
             if (dense > 1 && denseShare > 0) {
-                ops.addTransfer("data-parallel gradient all-reduce", OperationClass.COMMUNICATION,
-                        Placement.PARALLEL_LINK, 1, 2.0 * (dense - 1) / dense * trainableOnDevice * denseShare * g,
-                        2.0 * (dense - 1), setup.overlapCommunication());
+                ops.addTransfer(zero3 ? "data-parallel gradient reduce-scatter" : "data-parallel gradient all-reduce",
+                        OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, 1,
+                        reduce * (dense - 1) / dense * trainableOnDevice * denseShare * g, reduce * (dense - 1),
+                        setup.overlapCommunication());
             }
             if (experts > 1 && expertShare > 0) {
-                ops.addTransfer("expert data-parallel gradient all-reduce", OperationClass.COMMUNICATION,
-                        Placement.PARALLEL_LINK, 1, 2.0 * (experts - 1) / experts * trainableOnDevice * expertShare * g,
-                        2.0 * (experts - 1), setup.overlapCommunication());
+                ops.addTransfer(zero3 ? "expert data-parallel gradient reduce-scatter"
+                                : "expert data-parallel gradient all-reduce", OperationClass.COMMUNICATION,
+                        Placement.PARALLEL_LINK, 1, reduce * (experts - 1) / experts * trainableOnDevice * expertShare * g,
+                        reduce * (experts - 1), setup.overlapCommunication());
             }
-            if (par.zeroStage() == 3 && (dense > 1 || experts > 1)) {
+            if (zero3 && (dense > 1 || experts > 1)) {
+                // Prefetched layer by layer (FSDP, DeepSpeed ZeRO-3): it may hide behind the passes.
                 ops.addTransfer("ZeRO-3 weight all-gather", OperationClass.COMMUNICATION,
                         Placement.PARALLEL_LINK, passes, ((double) (dense - 1) / dense * denseShare
-                                + (double) (experts - 1) / experts * expertShare) * weightBytes, dense - 1, false);
+                                + (double) (experts - 1) / experts * expertShare) * weightBytes, dense - 1,
+                        setup.overlapCommunication());
             }
         }
         if (!(workload instanceof Transformer tf)) {
@@ -552,10 +562,11 @@ public final class StepPlanner {
             throw new BadInputException("tensorParallel must divide intermediateSize (" + tf.intermediateSize()
                     + "): tensorParallel=" + t);
         }
-        if (par.pipelineParallel() * par.virtualStages() > tf.layers()) {
-            throw new BadInputException("pipeline stages x virtual stages must be at most the layers (" + tf.layers()
-                    + " in " + tf.name() + "; each chunk holds a layer at least): pipelineParallel="
-                    + par.pipelineParallel() + ", virtualStages=" + par.virtualStages());
+        if (par.pipelineParallel() * par.virtualStages() > tf.layers() + 2) {
+            throw new BadInputException("pipeline stages x virtual stages must be at most the layers + 2 (" + tf.layers()
+                    + " in " + tf.name() + "; each chunk holds a layer, the embedding or the loss, as Megatron's "
+                    + "account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split place them): "
+                    + "pipelineParallel=" + par.pipelineParallel() + ", virtualStages=" + par.virtualStages());
         }
         if (par.expertParallel() > 1 && !tf.experts().sparse()) {
             throw new BadInputException("expert parallelism needs a mixture of experts (" + tf.name() + " is dense): "

@@ -16,6 +16,9 @@ import membound.vocabulary.Precision;
  *        {@code recompute_modules}); empty: the attention core
  * @param recomputeLayers with full checkpointing, how many layers of each pipeline stage are recomputed (Megatron's
  *        {@code recompute_method=block}, {@code recompute_num_layers}); 0: every layer
+ * @param attentionPrecision the precision the fused attention kernels compute in, or null for the default
+ *        ({@link #attentionComputePrecision()})
+ * @param attentionKernel the fused attention kernel (FlashAttention-2 or a Hopper-tuned one): its rate on Hopper
  */
 public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize, int gradientAccumulation,
                             Precision weightPrecision, Precision activationPrecision, Precision gradientPrecision,
@@ -23,7 +26,7 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
                             Checkpointing checkpointing, boolean flashAttention, FineTuning fineTuning,
                             Pruning pruning, Offload offload, Parallelism parallelism, int tenants,
                             boolean overlapCommunication, java.util.Set<RecomputeModule> recomputeModules,
-                            int recomputeLayers) {
+                            int recomputeLayers, Precision attentionPrecision, AttentionKernel attentionKernel) {
 
     public TrainingSetup {
         if (tokens <= 0) {
@@ -58,6 +61,9 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         }
         if (parallelism == null) {
             parallelism = Parallelism.SINGLE;
+        }
+        if (attentionKernel == null) {
+            attentionKernel = AttentionKernel.FA2;
         }
         recomputeModules = recomputeModules == null || recomputeModules.isEmpty() ? java.util.Set.of()
                 : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(recomputeModules));
@@ -101,7 +107,27 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         b.overlapCommunication = overlapCommunication;
         b.recomputeModules = recomputeModules;
         b.recomputeLayers = recomputeLayers;
+        b.attentionPrecision = attentionPrecision;
+        b.attentionKernel = attentionKernel;
         return b;
+    }
+
+    /**
+     * The precision activations are stored in, what norms, activation functions and residual adds read and write: the
+     * activation precision, except in low-precision training (GEMMs in 8 bits or fewer, as Transformer Engine runs FP8,
+     * MXFP8 and NVFP4) with 16-bit or wider weights, which quantizes only each GEMM's inputs and keeps the activations
+     * in the weights' precision.
+     */
+    public Precision storedActivationPrecision() {
+        return activationPrecision.bits() <= 8 && weightPrecision.bits() >= 16 ? weightPrecision : activationPrecision;
+    }
+
+    /**
+     * The precision the fused attention kernels compute in: the one set, else the stored activations' (Transformer
+     * Engine's FP8 recipes leave attention in 16 bits unless FP8 attention is asked for: fp8_dot_product_attention).
+     */
+    public Precision attentionComputePrecision() {
+        return attentionPrecision != null ? attentionPrecision : storedActivationPrecision();
     }
 
     /** Tokens one device processes per micro-batch. */
@@ -171,6 +197,8 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         private boolean overlapCommunication;
         private java.util.Set<RecomputeModule> recomputeModules = java.util.Set.of();
         private int recomputeLayers;
+        private Precision attentionPrecision;
+        private AttentionKernel attentionKernel = AttentionKernel.FA2;
 
         private Builder() {
         }
@@ -212,6 +240,10 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         public Builder recomputeModules(java.util.Set<RecomputeModule> value) { recomputeModules = value; return this; }
         /** With full checkpointing: layers of each pipeline stage recomputed (0: all). */
         public Builder recomputeLayers(int value) { recomputeLayers = value; return this; }
+        /** The precision attention computes in (null: the stored activations' precision). */
+        public Builder attentionPrecision(Precision value) { attentionPrecision = value; return this; }
+        /** The fused attention kernel (its rate on Hopper differs: FlashAttention-2 or FlashAttention-3/cuDNN). */
+        public Builder attentionKernel(AttentionKernel value) { attentionKernel = value; return this; }
 
         public TrainingSetup build() {
             long total = tokens;
@@ -226,7 +258,7 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
             return new TrainingSetup(total, sequenceLength, microBatchSize, gradientAccumulation, weightPrecision,
                     activationPrecision, gradientPrecision, optimizerStatePrecision, masterWeights, optimizer,
                     checkpointing, flashAttention, fineTuning, pruning, offload, parallelism, tenants,
-                    overlapCommunication, recomputeModules, recomputeLayers);
+                    overlapCommunication, recomputeModules, recomputeLayers, attentionPrecision, attentionKernel);
         }
     }
 }

@@ -67,13 +67,14 @@ public final class TransformerPass {
      * @param expertParallel devices the routed experts are spread over ({@link Parallelism#expertParallel}); 1: every
      *        device holds every expert, split by tensor parallelism
      * @param recomputeModules with selective checkpointing, the parts of a layer recomputed (empty: the attention core)
+     * @param attention the precision the attention kernels compute in (null: {@code compute})
      */
     public record Settings(boolean training, Precision compute, double activationBytes, double weightBitsPerParameter,
                            boolean dequantizeWeights, double gradientBytes, boolean baseTrainable,
                            FineTuning fineTuning, double adapterBytes, boolean sparseWeights, int tensorParallel,
                            boolean flashAttention, Checkpointing checkpointing, double kvCacheBytesPerElement,
                            Map<TensorKind, Double> weightBitsByKind, int expertParallel,
-                           java.util.Set<RecomputeModule> recomputeModules) {
+                           java.util.Set<RecomputeModule> recomputeModules, Precision attention) {
 
         public Settings {
             weightBitsByKind = weightBitsByKind == null ? Map.of() : Map.copyOf(weightBitsByKind);
@@ -91,7 +92,7 @@ public final class TransformerPass {
                         Map<TensorKind, Double> weightBitsByKind) {
             this(training, compute, activationBytes, weightBitsPerParameter, dequantizeWeights, gradientBytes,
                     baseTrainable, fineTuning, adapterBytes, sparseWeights, tensorParallel, flashAttention,
-                    checkpointing, kvCacheBytesPerElement, weightBitsByKind, 1, java.util.Set.of());
+                    checkpointing, kvCacheBytesPerElement, weightBitsByKind, 1, java.util.Set.of(), null);
         }
 
         /** The same with another checkpointing mode (a stage's layers recomputed and not). */
@@ -99,7 +100,7 @@ public final class TransformerPass {
             return new Settings(training, compute, activationBytes, weightBitsPerParameter, dequantizeWeights,
                     gradientBytes, baseTrainable, fineTuning, adapterBytes, sparseWeights, tensorParallel,
                     flashAttention, value, kvCacheBytesPerElement, weightBitsByKind, expertParallel,
-                    value == Checkpointing.SELECTIVE ? recomputeModules : java.util.Set.of());
+                    value == Checkpointing.SELECTIVE ? recomputeModules : java.util.Set.of(), attention);
         }
 
         /** Stored bits of one weight of that kind. */
@@ -480,13 +481,12 @@ public final class TransformerPass {
     }
 
     /**
-     * The precision a fused attention kernel runs in: the GEMMs' (Transformer Engine's FP8 attention with FP8 training);
-     * the block-scaled training recipes (MXFP8, NVFP4) quantize the linear layers' GEMMs only, their attention runs in
-     * FP8 at most. Inference keeps the engine's GEMM precision, as its fit was made.
+     * The precision a fused attention kernel runs in: the setting's (training: {@link
+     * TrainingSetup#attentionComputePrecision}), else the GEMMs' (inference keeps the engine's GEMM precision, as its
+     * fit was made).
      */
     private Precision attentionPrecision() {
-        Precision p = s.compute();
-        return s.training() && (p == Precision.MXFP8 || p == Precision.NVFP4) ? Precision.FP8 : p;
+        return s.attention() != null ? s.attention() : s.compute();
     }
 
     /**

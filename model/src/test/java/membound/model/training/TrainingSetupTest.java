@@ -52,10 +52,11 @@ class TrainingSetupTest {
         assertTrue(Estimator.plan(llama1b, four, machine).operations().stream()
                 .anyMatch(o -> o.name().startsWith("output projection")), "an even split keeps the head on the last stage");
         TrainingSetup tooMany = TrainingSetup.builder()
-                .parallelism(new Parallelism(1, 1, 4, 1, 8, 1, 0, 0, null, 1)).build();
+                .parallelism(new Parallelism(1, 1, 4, 1, 5, 1, 0, 0, null, 1)).build();
         BadInputException e = assertThrows(BadInputException.class, () -> Estimator.predict(llama1b, tooMany, machine));
-        assertEquals("pipeline stages x virtual stages must be at most the layers (16 in llama-3.2-1b; each chunk holds "
-                + "a layer at least): pipelineParallel=4, virtualStages=8", e.getMessage());
+        assertEquals("pipeline stages x virtual stages must be at most the layers + 2 (16 in llama-3.2-1b; each chunk "
+                + "holds a layer, the embedding or the loss, as Megatron's account_for_embedding_in_pipeline_split and "
+                + "account_for_loss_in_pipeline_split place them): pipelineParallel=4, virtualStages=5", e.getMessage());
     }
 
     @Test

@@ -504,11 +504,11 @@ public final class PublishedValidation {
     private static double trainingCost(List<Prepared> rows, double[][] grids, int[] at, double[] typical,
                                        boolean[] identified) {
         double[] v = point(grids, at, typical, identified);
-        double[] errors = new double[rows.size()];
-        for (int j = 0; j < rows.size(); j++) {
-            errors[j] = Math.abs(Math.log(rows.get(j).fitted(v) / rows.get(j).row.published()));
+        double sum = 0;
+        for (Prepared row : rows) {
+            sum += Math.abs(Math.log(row.fitted(v) / row.row.published()));
         }
-        return median(errors);
+        return sum / rows.size();
     }
 
     /** Which end of its search range a fitted value sits on, or null inside it. */
@@ -591,7 +591,7 @@ public final class PublishedValidation {
             int b = basis.ordinal();
             raw[b] = Estimator.step(tf, setup, machine, basis).stepSeconds();
             Ceilings ceilings = Ceilings.withLinks(machine, basis, setup.tenants(),
-                    Estimator.links(machine, setup.parallelism()));
+                    Estimator.links(machine, setup.parallelism()), setup.attentionKernel());
             // The sums the terms scale: compute-bound seconds by kind, memory-bound seconds, operation runs (the
             // pipeline's passes counted with their bubble).
             parts[b] = Overheads.parts(plan.operations(), Roofline.evaluate(plan.operations(), ceilings),
@@ -709,7 +709,10 @@ public final class PublishedValidation {
             }
             parallelism = new Parallelism(dp, tp, pp, cp, vp, ep, zero, shard, null, Math.max(1, nodes));
         }
-        Precision precision = Precision.parse(row.weights());
+        // "fp8+attention": the attention kernels in the GEMMs' precision too (Transformer Engine's FP8 attention).
+        boolean lowPrecisionAttention = row.weights().endsWith("+attention");
+        Precision precision = Precision.parse(lowPrecisionAttention
+                ? row.weights().substring(0, row.weights().length() - "+attention".length()) : row.weights());
         String[] tuning = row.finetune().split(":");
         int rank = membound.model.Defaults.LORA_RANK;
         java.util.Set<LoraTarget> targets = LoraTarget.allLinear();
@@ -742,7 +745,9 @@ public final class PublishedValidation {
         TrainingSetup.Builder b = TrainingSetup.builder().steps(1).sequenceLength(row.tokens())
                 .microBatchSize(row.batch()).gradientAccumulation(row.accumulation())
                 .checkpointing(checkpointing)
-                .flashAttention(true).parallelism(parallelism).fineTuning(fineTuning).overlapCommunication(true);
+                .flashAttention(true).parallelism(parallelism).fineTuning(fineTuning).overlapCommunication(true)
+                // The row's trainer's attention kernel on the day the figure was published (trainers.tsv).
+                .attentionKernel(membound.model.trainer.Trainer.parse(row.engine()).attentionKernel(row.date()));
         if (recompute.length > 1 && checkpointing == Checkpointing.SELECTIVE) {
             b.recomputeModules(membound.model.training.RecomputeModule.parseList(recompute[1]));
         } else if (recompute.length > 1 && checkpointing == Checkpointing.FULL) {
@@ -757,9 +762,12 @@ public final class PublishedValidation {
                     + "recompute=" + row.recompute());
         }
         if (precision.bits() <= 8) {
-            // Low-precision training (Transformer Engine: FP8, MXFP8, NVFP4): GEMMs in that format, BF16 weights and
-            // master copies, activations stored in a byte at least.
+            // Low-precision training (Transformer Engine: FP8, MXFP8, NVFP4): GEMMs in that format, BF16 weights,
+            // activations and attention (FP8 attention where the row says "+attention"), FP32 master copies.
             b.precision(Precision.BF16).activationPrecision(precision);
+            if (lowPrecisionAttention) {
+                b.attentionPrecision(precision == Precision.NVFP4 ? Precision.FP8 : precision);
+            }
         } else {
             b.precision(precision);
         }
