@@ -59,12 +59,12 @@ public final class PublishedReport {
                     + "the prediction without the fitted terms. A measured column of \"-\": the catalog has no "
                     + "published measurement of that hardware.\n");
         }
-        out.append("\nfitted terms (fitted on the fit rows only, by the median |log(predicted/published)|,\nmeasured "
-                + "basis where the hardware has one):\n");
+        out.append("\nfitted terms (fitted on the fit rows only, by the median |log(predicted/published)|, training's by its\n"
+                + "mean; measured basis where the hardware has one):\n");
         for (Term t : result.terms()) {
             // What each term means is one --rows away: by default a term is its value and the rows it was fitted on.
             out.append(String.format(Locale.ROOT, "  %-44s %8.4f %-2s %s%s%s%n", t.name(), t.value(), t.unit(),
-                    rows ? t.meaning() + "; " : "", "fitted on " + (t.fittedOn().isEmpty() ? "no row" : rows || t.fittedOn().size() <= 12 ? rows(t.fittedOn())
+                    rows ? t.meaning() + "; " : "", "fitted on " + (t.fittedOn().isEmpty() ? "no row" : rows || t.fittedOn().size() <= 8 ? rows(t.fittedOn())
                             : t.fittedOn().size() + " rows (--rows lists them)"),
                     t.atBound() == null ? "" : "; AT ITS " + t.atBound().toUpperCase(Locale.ROOT)
                             + (rows ? ": the model's structure does not fit these rows" : "")));

@@ -37,7 +37,8 @@ import membound.vocabulary.Precision;
  * profile and measures nothing: the "measured" basis is the catalog's published third-party measurements
  * (where the hardware has them), the "datasheet" basis its datasheet figures.
  *
- * <p>Fitted terms, each a one-parameter scale fitted by minimising the median |log(predicted/published)| of
+ * <p>Fitted terms, each a one-parameter scale fitted by minimising the median |log(predicted/published)| (the training
+ * terms: its mean, as a term only a minority of a group's rows tell, an FP8 efficiency say, leaves the median flat) of
  * its fit rows on the measured basis (the datasheet basis where a row's hardware has no measured one):
  * decode bandwidth efficiency (one for every engine: the fraction of the basis's memory bandwidth decode
  * kernels reach), prefill GEMM efficiency per engine (the fraction of the ceiling at the engine's GEMM
@@ -315,7 +316,8 @@ public final class PublishedValidation {
     }
 
     /**
-     * Fits one group's terms on its fit rows: the value(s) with the least median |log(predicted/published)|.
+     * Fits one group's terms on its fit rows: the value(s) with the least median |log(predicted/published)| (training:
+     * the least mean, {@link #trainingCost}).
      * Efficiencies are searched over 0.01 .. 1 (a kernel does not beat the ceiling it is measured against), the
      * decode bandwidth efficiency over 0.01 .. 1.5 (the measured basis's read kernel is not the fastest possible);
      * training searches its three terms on their grids ({@link #COMPUTE}, {@link #MEMORY}, {@link #PER_OPERATION}).
@@ -501,6 +503,12 @@ public final class PublishedValidation {
         return v;
     }
 
+    /**
+     * The training fit's cost: the mean |log(predicted/published)| of the group's fit rows. The median left terms that
+     * only a minority of the rows tell (FP8, 16-bit or attention efficiency in a group of mostly other rows) free to go
+     * anywhere so long as those rows stayed above the median; the mean gives every row a say and stays robust, a row's
+     * pull growing only linearly with its error.
+     */
     private static double trainingCost(List<Prepared> rows, double[][] grids, int[] at, double[] typical,
                                        boolean[] identified) {
         double[] v = point(grids, at, typical, identified);
