@@ -135,6 +135,9 @@ public final class TransformerPass {
     }
 
     private static final LoraTarget[] LORA_TARGETS = LoraTarget.values();
+
+    /** What the names of the routed experts' GEMM rows begin with (their forward, gradients and LoRA rows). */
+    public static final String EXPERT_GEMM_PREFIX = "expert ";
     /** Per LoRA target: whether this pass's fine-tuning adapts it. */
     private final boolean[] adapted = new boolean[LORA_TARGETS.length];
 

@@ -258,8 +258,8 @@ public final class PublishedValidation {
                     group, v[0], group, v[1] == 0 ? 1 : 0);
             case TRAINING -> String.format(java.util.Locale.ROOT, "%s.compute-efficiency = %.4f, "
                     + "%s.fp8-compute-efficiency = %.4f, %s.attention-efficiency = %.4f, %s.memory-efficiency = %.4f, "
-                    + "%s.per-operation = %.2f us", group, v[0], group, v[1], group, v[2], group, v[3], group,
-                    v[4] * 1e6);
+                    + "%s.expert-efficiency = %.4f, %s.per-operation = %.2f us", group, v[0], group, v[1], group, v[2],
+                    group, v[3], group, v[4], group, v[5] * 1e6);
         };
     }
 
@@ -379,10 +379,17 @@ public final class PublishedValidation {
     }
 
     /** The training terms, in {@link Overheads}' order, and the value of each that leaves the roofline as it is. */
-    private static final int TRAINING_TERMS = 5;
-    private static final double[] NO_TERMS = {1, 1, 1, 1, 0};
+    private static final int TRAINING_TERMS = 6;
+
+    /**
+     * The fit rows a trainer's term must move for the trainer to get a value of its own: fewer leave it at the typical
+     * trainer's, as a handful of rows of another kind (Megatron-Bridge's three BF16 rows, all mixtures of experts) would
+     * otherwise set what every prediction of that kind takes.
+     */
+    static final int MIN_TELLING_ROWS = 5;
+    private static final double[] NO_TERMS = {1, 1, 1, 1, 1, 0};
     private static final String[] TRAINING_NAMES = {"compute-efficiency", "fp8-compute-efficiency",
-        "attention-efficiency", "memory-efficiency", "per-operation"};
+        "attention-efficiency", "memory-efficiency", "expert-efficiency", "per-operation"};
 
     /**
      * The five training terms: a full search on every fifth point of each grid, then coordinate descent over the
@@ -392,17 +399,22 @@ public final class PublishedValidation {
      */
     private static void fitTraining(List<Term> terms, Map<String, double[]> values, List<Prepared> rows, String group,
                                     String engine, List<String> ids, String noRow) {
-        double[][] grids = {COMPUTE, COMPUTE, ATTENTION, MEMORY, PER_OPERATION};
+        double[][] grids = {COMPUTE, COMPUTE, ATTENTION, MEMORY, COMPUTE, PER_OPERATION};
         double[] typical = values.get(Kind.TRAINING.label() + "." + TYPICAL);
         boolean[] identified = new boolean[TRAINING_TERMS];
+        int[] telling = new int[TRAINING_TERMS];
         for (int term = 0; term < TRAINING_TERMS; term++) {
             double[] low = NO_TERMS.clone();
             double[] high = NO_TERMS.clone();
             low[term] = grids[term][0];
             high[term] = grids[term][grids[term].length - 1];
             for (Prepared p : rows) {
-                identified[term] |= p.fitted(low) != p.fitted(high);
+                if (p.fitted(low) != p.fitted(high)) {
+                    telling[term]++;
+                }
             }
+            // A trainer's own value needs MIN_TELLING_ROWS rows that move with it; the typical trainer's any row.
+            identified[term] = telling[term] >= (typical == null ? 1 : MIN_TELLING_ROWS);
         }
         int[] best = new int[TRAINING_TERMS];
         for (int term = 0; term < TRAINING_TERMS; term++) {
@@ -481,11 +493,15 @@ public final class PublishedValidation {
                     + "(Overheads.attentionEfficiency)",
             "fraction of the basis's memory bandwidth " + who + " memory-bound device kernels (norms, activations, "
                     + "optimizer) reach (Overheads.memoryEfficiency)",
+            "fraction of the GEMM ceiling " + who + " routed experts' GEMMs of a mixture of experts reach, in any "
+                    + "precision (Overheads.expertEfficiency)",
             "fixed cost per operation run: launch, dispatch, synchronisation (Overheads.perOperationSeconds)"};
         for (int term = 0; term < TRAINING_TERMS; term++) {
             boolean own = fitted && (identified[term] || typical == null);
             String why = !fitted ? noRow : own ? ""
-                    : " (not told by these rows: changing it moves none of them; the typical trainer's value)";
+                    : telling[term] == 0 ? " (not told by these rows: changing it moves none of them; the typical "
+                    + "trainer's value)" : " (told by " + telling[term] + " of these rows, fewer than "
+                    + MIN_TELLING_ROWS + ": the typical trainer's value)";
             double value = term == TRAINING_TERMS - 1 ? v[term] * 1e6 : v[term];
             double[] grid = grids[term];
             String bound = !own ? null : atBound(v[term], term == TRAINING_TERMS - 1 ? Double.NaN : grid[0],
