@@ -584,6 +584,20 @@ class BadInputCatalogueTest {
         flags.add(new String[] {"--tensor-parallel wider than a node", "gpus-per-node", "--tensor-parallel", "4",
                 "--data-parallel", "2", "--nodes", "4"});
         flags.add(new String[] {"--link with one device", "link=nosuch", "--link", "nosuch"});
+        flags.add(new String[] {"--expert-parallel on a dense model", "expert parallelism needs a mixture of experts",
+                "--data-parallel", "2", "--expert-parallel", "2"});
+        flags.add(new String[] {"--virtual-stages without a pipeline", "virtual pipeline stages need pipeline "
+                + "parallelism", "--virtual-stages", "2"});
+        flags.add(new String[] {"--context-parallel that does not divide the sequence", "context-parallel must divide "
+                + "the sequence length", "--context-parallel", "3"});
+        flags.add(new String[] {"--recompute-modules without selective checkpointing", "recompute modules need "
+                + "selective checkpointing", "--recompute-modules", "layernorm"});
+        flags.add(new String[] {"--recompute-modules unknown", "recompute modules must be among", "--checkpointing",
+                "selective", "--recompute-modules", "layernorms"});
+        flags.add(new String[] {"--shard-group without ZeRO-3", "needs ZeRO stage 3", "--data-parallel", "4",
+                "--shard-group", "2"});
+        flags.add(new String[] {"--attention-kernel unknown", "attention kernel must be fa2, fa3 or cudnn",
+                "--attention-kernel", "fa4"});
         flags.add(new String[] {"--memory-bandwidth for a machine not in the run", "dgx-spark", "--memory-bandwidth",
                 "dgx-spark:1TB/s"});
         flags.add(new String[] {"--peak-flops for a machine not in the run", "h200:bf16=1P", "--peak-flops",

@@ -215,7 +215,7 @@ class PredictCommandTest {
     @Test
     void shouldRefuseAPrecisionItDoesNotKnow() {
         assertBadInput(run("predict", "--model", "gpt2", "--hardware", "h100", "--precision", "bf17"),
-                "membound: precision must be one of fp32, bf16, fp16, fp8, fp4: precision=bf17");
+                "membound: precision must be one of fp32, bf16, fp16, fp8, fp4, mxfp8, nvfp4: precision=bf17");
     }
 
     private static void assertBadInput(Run r, String prefix) {

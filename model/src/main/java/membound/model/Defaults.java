@@ -74,13 +74,38 @@ public final class Defaults {
             + "reaches about 35% of H100 peak (Shah et al. 2024, FlashAttention-3, section 1) against about 78% for "
             + "GEMM; a trainer running FlashAttention-3 or cuDNN attention gets more, its fitted attention efficiency";
 
+    /**
+     * A Hopper-tuned attention kernel (FlashAttention-3, cuDNN's fused attention) on Hopper: its fraction of the
+     * attainable GEMM rate. FlashAttention-3 reaches 75% of H100 peak in BF16 (Shah et al. 2024, abstract: up to 740
+     * TFLOP/s of 989) against the 794.5 TFLOP/s a GEMM reaches (MAMF table): 0.93.
+     */
+    public static final double HOPPER_FA3_FRACTION_OF_GEMM = 0.93;
+    public static final String HOPPER_FA3_SOURCE = "0.93 x attainable GEMM on Hopper with FlashAttention-3 or cuDNN "
+            + "attention: 740 TFLOP/s, 75% of H100 peak (Shah et al. 2024) against 794.5 TFLOP/s for GEMM (MAMF table)";
+
     /** The fused-attention fraction of the GEMM rate for a device: Hopper GPUs' own, else the A100-derived one. */
     public static double fusedAttentionFractionOfGemm(String deviceName) {
-        return hopper(deviceName) ? HOPPER_FUSED_ATTENTION_FRACTION_OF_GEMM : FUSED_ATTENTION_FRACTION_OF_GEMM;
+        return fusedAttentionFractionOfGemm(deviceName, membound.model.training.AttentionKernel.FA2);
+    }
+
+    /** The same for a trainer's attention kernel: a Hopper-tuned one on Hopper reaches 0.93 of the GEMM rate. */
+    public static double fusedAttentionFractionOfGemm(String deviceName, membound.model.training.AttentionKernel kernel) {
+        if (!hopper(deviceName)) {
+            return FUSED_ATTENTION_FRACTION_OF_GEMM;
+        }
+        return kernel == membound.model.training.AttentionKernel.FA3 ? HOPPER_FA3_FRACTION_OF_GEMM
+                : HOPPER_FUSED_ATTENTION_FRACTION_OF_GEMM;
     }
 
     public static String fusedAttentionSource(String deviceName) {
-        return hopper(deviceName) ? HOPPER_FUSED_ATTENTION_SOURCE : FUSED_ATTENTION_SOURCE;
+        return fusedAttentionSource(deviceName, membound.model.training.AttentionKernel.FA2);
+    }
+
+    public static String fusedAttentionSource(String deviceName, membound.model.training.AttentionKernel kernel) {
+        if (!hopper(deviceName)) {
+            return FUSED_ATTENTION_SOURCE;
+        }
+        return kernel == membound.model.training.AttentionKernel.FA3 ? HOPPER_FA3_SOURCE : HOPPER_FUSED_ATTENTION_SOURCE;
     }
 
     private static boolean hopper(String deviceName) {

@@ -67,10 +67,11 @@ public final class Estimator {
                                      boolean named) {
         trainer.check(setup.parallelism());
         StepPlan plan = StepPlanner.plan(workload, setup, machine);
-        Link link = parallelLink(machine, setup.parallelism());
+        Ceilings.Links links = links(machine, setup.parallelism());
+        Link link = links.parallel();
         int tenants = setup.tenants();
-        Ceilings measuredCeilings = Ceilings.of(machine, Basis.MEASURED, tenants, link);
-        Ceilings datasheetCeilings = Ceilings.of(machine, Basis.DATASHEET, tenants, link);
+        Ceilings measuredCeilings = Ceilings.withLinks(machine, Basis.MEASURED, tenants, links, setup.attentionKernel());
+        Ceilings datasheetCeilings = Ceilings.withLinks(machine, Basis.DATASHEET, tenants, links, setup.attentionKernel());
         Roofline.Evaluation measuredEval = Roofline.evaluate(plan.rows(), measuredCeilings);
         StepResult measured = result(plan, measuredEval, measuredCeilings);
         Optional<String> datasheetUnknown = machine.datasheetUnknown(plan.computePrecision());
@@ -80,7 +81,7 @@ public final class Estimator {
         Sensitivity sensitivity = new Sensitivity(measured.stepSeconds(),
                 stepSeconds(plan, measuredCeilings.withBandwidthScale(0.5)),
                 stepSeconds(plan, measuredCeilings.withBandwidthScale(2.0)),
-                elasticity(plan, machine, measuredCeilings, tenants, link));
+                elasticity(plan, machine, measuredCeilings, tenants, links));
 
         MemoryFootprint memory = MemoryModel.training(plan, machine);
         if (!memory.fits()) {
@@ -106,12 +107,14 @@ public final class Estimator {
                     Ceilings.bandwidthShare(machine, tenants), machine.tenants().source(), tenants));
         }
         Overheads overheads = trainer.overheads();
-        double added = overheads.addedSeconds(plan.operations(), Roofline.evaluate(plan.operations(), measuredCeilings));
+        double passScale = passScale(setup);
+        double added = overheads.addedSeconds(plan.operations(), Roofline.evaluate(plan.operations(), measuredCeilings),
+                passScale);
         double expectedStep = measured.stepSeconds() + added;
         double datasheetStep = Double.NaN;
         if (datasheet != null) {
             datasheetStep = datasheet.stepSeconds() + overheads.addedSeconds(plan.operations(),
-                    Roofline.evaluate(plan.operations(), datasheetCeilings));
+                    Roofline.evaluate(plan.operations(), datasheetCeilings), passScale);
         }
         TrainerEstimate expected = new TrainerEstimate(trainer.id(), trainer.name(), named, trainer.describeTerms(),
                 expectedStep, measured.tokensPerStep() / expectedStep, measured.steps() * expectedStep,
@@ -124,10 +127,19 @@ public final class Estimator {
                 machine.source(), link == null ? null : link.name(), measured, datasheet,
                 datasheet == null ? Double.NaN : (datasheet.stepSeconds() - measured.stepSeconds()) / measured.stepSeconds(),
                 sensitivity, memory, rows(plan.operations(), measuredEval),
-                Ceilings.describe(machine, Basis.MEASURED, plan.computePrecision(), link, tenants),
-                datasheet == null ? List.of()
-                        : Ceilings.describe(machine, Basis.DATASHEET, plan.computePrecision(), link, tenants), notes,
+                Ceilings.describe(machine, Basis.MEASURED, plan.computePrecision(), link, tenants, setup.attentionKernel()),
+                datasheet == null ? List.of() : Ceilings.describe(machine, Basis.DATASHEET, plan.computePrecision(), link,
+                        tenants, setup.attentionKernel()), notes,
                 expected);
+    }
+
+    /**
+     * What the forward, backward and recompute time of the pacing stage is multiplied by in a step: 1 plus the
+     * pipeline's idle share, (p - 1) / (m v) (1F1B, interleaved over v virtual stages: Narayanan et al. 2021). A
+     * trainer's terms that slow those passes slow the bubble alike ({@link Overheads#addedSeconds}).
+     */
+    public static double passScale(TrainingSetup setup) {
+        return 1 + setup.parallelism().bubbleFraction(setup.gradientAccumulation());
     }
 
     /**
@@ -141,7 +153,8 @@ public final class Estimator {
     public static StepResult step(Workload workload, TrainingSetup setup, Machine machine, Basis basis) {
         Sweep sweep = SWEEP.get();
         StepPlan plan = sweep.plan(workload, setup, machine);
-        Ceilings ceilings = sweep.ceilings(machine, basis, setup.tenants(), parallelLink(machine, setup.parallelism()));
+        Ceilings ceilings = sweep.ceilings(machine, basis, setup.tenants(), links(machine, setup.parallelism()),
+                setup.attentionKernel());
         return result(plan, Roofline.sums(plan.rows(), ceilings), ceilings);
     }
 
@@ -154,8 +167,8 @@ public final class Estimator {
     public static double[] bandwidthSweep(Workload workload, TrainingSetup setup, Machine machine, double[] scales) {
         Sweep sweep = SWEEP.get();
         StepPlan plan = sweep.plan(workload, setup, machine);
-        Link link = parallelLink(machine, setup.parallelism());
-        Ceilings base = sweep.ceilings(machine, Basis.MEASURED, setup.tenants(), link);
+        Ceilings base = sweep.ceilings(machine, Basis.MEASURED, setup.tenants(), links(machine, setup.parallelism()),
+                setup.attentionKernel());
         double[] seconds = new double[scales.length];
         for (int i = 0; i < scales.length; i++) {
             if (!(scales[i] > 0) || Double.isInfinite(scales[i])) {
@@ -198,23 +211,27 @@ public final class Estimator {
         private final Machine[] machines = new Machine[KEPT];
         private final Basis[] bases = new Basis[KEPT];
         private final int[] tenants = new int[KEPT];
-        private final Link[] links = new Link[KEPT];
+        private final Ceilings.Links[] links = new Ceilings.Links[KEPT];
+        private final membound.model.training.AttentionKernel[] kernels = new membound.model.training.AttentionKernel[KEPT];
         private final Ceilings[] ceilings = new Ceilings[KEPT];
         private int next;
 
-        Ceilings ceilings(Machine machine, Basis basis, int tenantCount, Link link) {
+        Ceilings ceilings(Machine machine, Basis basis, int tenantCount, Ceilings.Links link,
+                          membound.model.training.AttentionKernel kernel) {
             for (int i = 0; i < KEPT; i++) {
-                if (machines[i] == machine && bases[i] == basis && tenants[i] == tenantCount && links[i] == link) {
+                if (machines[i] == machine && bases[i] == basis && tenants[i] == tenantCount && kernels[i] == kernel
+                        && (links[i] == link || links[i] != null && links[i].equals(link))) {
                     return ceilings[i];
                 }
             }
-            Ceilings made = Ceilings.of(machine, basis, tenantCount, link);
+            Ceilings made = Ceilings.withLinks(machine, basis, tenantCount, link, kernel);
             int i = next;
             next = (next + 1) % KEPT;
             machines[i] = machine;
             bases[i] = basis;
             tenants[i] = tenantCount;
             links[i] = link;
+            kernels[i] = kernel;
             ceilings[i] = made;
             return made;
         }
@@ -239,6 +256,36 @@ public final class Estimator {
     /** The operations of one step, for inspection and tests. */
     public static StepPlan plan(Workload workload, TrainingSetup setup, Machine machine) {
         return StepPlanner.plan(workload, setup, machine);
+    }
+
+    /**
+     * Every link a layout's collectives run on: the data-parallel group's ({@link #parallelLink}), the peer link inside
+     * a node (tensor parallelism, groups that fit a node) and one GPU's network link to other nodes (the machine's own,
+     * else the NIC per GPU of the nodes the catalog GPU is sold in).
+     */
+    public static Ceilings.Links links(Machine machine, Parallelism parallelism) {
+        Link parallel = parallelLink(machine, parallelism);
+        if (parallel == null) {
+            return Ceilings.Links.NONE;
+        }
+        Link peer = machine.link(Link.Kind.PEER);
+        Link network = machine.link(Link.Kind.NETWORK);
+        if (network == null && parallelism.nodes() > 1) {
+            network = nodeNetwork(machine);
+        }
+        return new Ceilings.Links(parallel, peer != null ? peer : network != null ? network : parallel,
+                network != null ? network : parallel);
+    }
+
+    /** One GPU's NIC in the nodes a catalog GPU is sold in, as a link; null where the model knows none. */
+    private static Link nodeNetwork(Machine machine) {
+        double[] perGpu = NODE_NETWORK.get(machine.id());
+        if (perGpu == null) {
+            return null;
+        }
+        Ceiling net = Ceiling.datasheet(perGpu[0], NODE_NETWORK_SOURCE.get(machine.id()));
+        return new Link("network", "network (" + Units.formatBandwidth(net.datasheet()) + " per GPU)", Link.Kind.NETWORK,
+                net, 0, "no network latency known");
     }
 
     /**
@@ -275,13 +322,15 @@ public final class Estimator {
      */
     private static final java.util.Map<String, double[]> NODE_NETWORK = java.util.Map.of(
             "h100-sxm", new double[] {50e9}, "h200-sxm", new double[] {50e9}, "b200", new double[] {50e9},
-            "a100-sxm-80gb", new double[] {25e9});
+            "gb200", new double[] {50e9}, "a100-sxm-80gb", new double[] {25e9});
 
     private static final java.util.Map<String, String> NODE_NETWORK_SOURCE = java.util.Map.of(
             "h100-sxm", "NVIDIA DGX H100 user guide: eight single-port ConnectX-7 400 Gb/s InfiniBand/Ethernet, one per "
                     + "GPU (50 GB/s each way)",
             "h200-sxm", "NVIDIA DGX H200 user guide: eight single-port ConnectX-7 400 Gb/s, one per GPU (50 GB/s each way)",
             "b200", "NVIDIA DGX B200 user guide: eight single-port ConnectX-7 400 Gb/s, one per GPU (50 GB/s each way)",
+            "gb200", "NVIDIA's GB200 systems in MLPerf Training 5.0 (NVIDIA/systems/*.json): four ConnectX-7 400 Gb/s "
+                    + "per four-GPU compute tray, one per GPU (50 GB/s each way), between NVL72 racks",
             "a100-sxm-80gb", "NVIDIA DGX A100 user guide: eight single-port ConnectX-6 200 Gb/s HDR, one per GPU (25 GB/s "
                     + "each way); llm-foundry's A100 table states 1600 Gbps node-node (RoCE), the same per GPU");
 
@@ -298,9 +347,10 @@ public final class Estimator {
      * several GPUs of a multi-node setup, and said in the link's name.
      */
     static Link hierarchicalLink(Machine machine, Parallelism parallelism) {
-        // The ring is the data-parallel group. Ranks are laid out tensor-parallel fastest, then data parallel, then
-        // pipeline (Megatron's order; FSDP has only data parallel): a node holds gpus-per-node / tp ranks of a group.
-        int dp = parallelism.dataParallel();
+        // The ring is the data-parallel group with its context-parallel ranks (gradients are reduced over both). Ranks
+        // are laid out tensor-parallel fastest, then context and data parallel, then pipeline (Megatron's order; FSDP
+        // has only data parallel): a node holds gpus-per-node / tp ranks of a group.
+        int dp = parallelism.gradientGroup();
         int perNode = Math.max(1, Math.min(dp, parallelism.devicesPerNode() / parallelism.tensorParallel()));
         int nodes = dp / perNode;
         Link peerInside = machine.link(Link.Kind.PEER);
@@ -364,7 +414,7 @@ public final class Estimator {
         return assemble(plan, Roofline.sums(plan.rows(), ceilings))[CLASSES.length];
     }
 
-    private static double elasticity(StepPlan plan, Machine machine, Ceilings base, int tenants, Link link) {
+    private static double elasticity(StepPlan plan, Machine machine, Ceilings base, int tenants, Ceilings.Links link) {
         double up = stepSeconds(plan, base.withBandwidthScale(ELASTICITY_STEP));
         double down = stepSeconds(plan, base.withBandwidthScale(1 / ELASTICITY_STEP));
         return (Math.log(up) - Math.log(down)) / (2 * Math.log(ELASTICITY_STEP));
@@ -372,7 +422,9 @@ public final class Estimator {
 
     /**
      * Seconds per class after the adjustments that are not per operation, and the step (last
-     * element): the data-parallel all-reduce hides behind the backward pass when asked to overlap;
+     * element): the data-parallel gradient reduction and ZeRO-3's weight gathers hide behind the forward, backward and
+     * recompute passes when asked to overlap (gradients are reduced bucket by bucket during the backward pass, FSDP
+     * prefetches the next layer's weights while this one computes);
      * a pipeline idles (p - 1) / m of its forward, backward and recompute time (1F1B: Narayanan et
      * al. 2021). On a device with a measured kernel launch interval, an operation's repetitions take at least one
      * launch each ({@link #launchBoundSeconds}).
@@ -383,13 +435,15 @@ public final class Estimator {
         for (OperationClass c : CLASSES) {
             seconds[c.ordinal()] = eval.seconds(c);
         }
-        double hidden = Math.min(eval.overlappableSeconds(), seconds[OperationClass.BACKWARD.ordinal()]);
+        // Communication that may overlap (the gradient reduction, ZeRO-3's prefetched gathers) hides behind the passes.
+        double hidden = Math.min(eval.overlappableSeconds(), seconds[OperationClass.FORWARD.ordinal()]
+                + seconds[OperationClass.BACKWARD.ordinal()] + seconds[OperationClass.RECOMPUTE.ordinal()]);
         seconds[OperationClass.COMMUNICATION.ordinal()] -= hidden;
-        int p = plan.setup().parallelism().pipelineParallel();
-        if (p > 1) {
+        double bubble = plan.setup().parallelism().bubbleFraction(plan.setup().gradientAccumulation());
+        if (bubble > 0) {
             double work = seconds[OperationClass.FORWARD.ordinal()] + seconds[OperationClass.BACKWARD.ordinal()]
                     + seconds[OperationClass.RECOMPUTE.ordinal()];
-            seconds[OperationClass.PIPELINE_BUBBLE.ordinal()] = work * (p - 1) / plan.setup().gradientAccumulation();
+            seconds[OperationClass.PIPELINE_BUBBLE.ordinal()] = work * bubble;
         }
         double step = 0;
         for (int c = 0; c < classes; c++) {

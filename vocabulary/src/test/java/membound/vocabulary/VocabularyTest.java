@@ -42,7 +42,7 @@ class VocabularyTest {
         assertEquals(Precision.BF16, Precision.parse("bf16"));
         assertEquals(Precision.FP32, Precision.parse(" Float32 "));
         BadInputException e = assertThrows(BadInputException.class, () -> Precision.parse("fp12"));
-        assertTrue(e.getMessage().contains("[fp64, fp32, tf32, bf16, fp16, fp8, fp6, fp4, int8, int4]: precision=fp12"),
+        assertTrue(e.getMessage().contains("[fp64, fp32, tf32, bf16, fp16, fp8, fp6, fp4, int8, int4, mxfp8, nvfp4]: precision=fp12"),
                 e.getMessage());
     }
 
@@ -50,8 +50,17 @@ class VocabularyTest {
     void shouldTakeOnlyTrainingFormatsForATrainingSetupAndSuggestTheNearest() {
         assertEquals(Precision.FP8, Precision.parseTraining("--precision", "FP8"));
         BadInputException e = assertThrows(BadInputException.class, () -> Precision.parseTraining("--precision", "fp64"));
-        assertEquals("--precision must be one of fp32, bf16, fp16, fp8, fp4: --precision=fp64 (did you mean fp4?)",
+        assertEquals("--precision must be one of fp32, bf16, fp16, fp8, fp4, mxfp8, nvfp4: --precision=fp64 (did you mean fp4?)",
                 e.getMessage());
+    }
+
+    @Test
+    void shouldRunBlockScaledFormatsAtTheirElementFormatsRateAndCountTheirScales() {
+        assertEquals(Precision.FP8, Precision.MXFP8.wider());
+        assertEquals(Precision.FP4, Precision.NVFP4.wider());
+        assertEquals(8.25 / 8, Precision.MXFP8.bytesPerElement(), 1e-12, "one E8M0 scale per 32 values");
+        assertEquals(4.5 / 8, Precision.NVFP4.bytesPerElement(), 1e-12, "one E4M3 scale per 16 values");
+        assertEquals(Precision.NVFP4, Precision.parseTraining("--precision", "NVFP4"));
     }
 
     @Test

@@ -114,6 +114,23 @@ public final class PredictOptions {
     @Option(names = "--checkpointing", paramLabel = "MODE", description = "Activation checkpointing: none, selective, full.")
     String checkpointing = "none";
 
+    @Option(names = "--recompute-modules", paramLabel = "LIST", description = "With --checkpointing selective: the parts "
+            + "recomputed, Megatron's recompute_modules (core_attn, layernorm, moe_act, mla_up_proj, mlp, "
+            + "shared_experts, moe; default core_attn).")
+    String recomputeModules;
+
+    @Option(names = "--recompute-layers", paramLabel = "N", description = "With --checkpointing full: layers of each "
+            + "pipeline stage recomputed (Megatron's recompute_num_layers, block method; default all).")
+    int recomputeLayers;
+
+    @Option(names = "--attention-precision", paramLabel = "P", description = "Precision attention computes in (default: "
+            + "the stored activations', 16 bits under FP8 training; fp8 for FP8 attention).")
+    String attentionPrecision;
+
+    @Option(names = "--attention-kernel", paramLabel = "K", description = "Fused attention kernel: fa2 (FlashAttention-2) "
+            + "or fa3 (FlashAttention-3, cuDNN), which differ on Hopper (default: the trainer's).")
+    String attentionKernel;
+
     @Option(names = "--flash-attention", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Fused attention kernel (default on).")
     boolean flashAttention;
@@ -139,8 +156,25 @@ public final class PredictOptions {
     @Option(names = "--tensor-parallel", paramLabel = "N", description = "Tensor-parallel degree; must divide the heads.")
     int tensorParallel = 1;
 
-    @Option(names = "--pipeline-parallel", paramLabel = "N", description = "Pipeline stages; must divide the layers.")
+    @Option(names = "--pipeline-parallel", paramLabel = "N", description = "Pipeline stages (1F1B); an uneven split is "
+            + "paced by its fullest stage.")
     int pipelineParallel = 1;
+
+    @Option(names = "--virtual-stages", paramLabel = "V", description = "Virtual pipeline stages per device (interleaved "
+            + "1F1B, Megatron's virtual_pipeline_model_parallel_size): the bubble shrinks V-fold (default 1).")
+    int virtualStages = 1;
+
+    @Option(names = "--context-parallel", paramLabel = "N", description = "Devices each sequence is split over (ring "
+            + "attention, Megatron's context parallelism; default 1).")
+    int contextParallel = 1;
+
+    @Option(names = "--expert-parallel", paramLabel = "N", description = "Devices a mixture of experts' experts are "
+            + "spread over (all-to-all dispatch and combine; must divide data x context x tensor parallel; default 1).")
+    int expertParallel = 1;
+
+    @Option(names = "--shard-group", paramLabel = "N", description = "With --zero 3: shard inside groups of N replicas "
+            + "and replicate across them (hybrid sharding, FSDP HYBRID_SHARD; default 0: shard over all).")
+    int shardGroup;
 
     @Option(names = "--zero", paramLabel = "STAGE", description = "ZeRO stage 0-3 over the data-parallel replicas.")
     int zeroStage;
@@ -219,7 +253,9 @@ public final class PredictOptions {
             "--grad-accum", "--weights-precision", "--gradients-precision", "--optimizer-precision", "--master-weights",
             "--optimizer", "--checkpointing", "--finetune", "--lora-rank", "--lora-targets", "--pruning", "--offload",
             "--data-parallel", "--tensor-parallel", "--pipeline-parallel", "--zero", "--link", "--overlap-communication",
-            "--operations", "--nodes", "--gpus-per-node", "--trainer");
+            "--operations", "--nodes", "--gpus-per-node", "--trainer", "--virtual-stages", "--context-parallel",
+            "--expert-parallel", "--shard-group", "--recompute-modules", "--recompute-layers", "--attention-precision",
+            "--attention-kernel");
 
     /** Options that only decode reads: without --decode each is an error. */
     static final List<String> DECODE_ONLY = List.of("--weights", "--context", "--batch", "--prompt", "--kv-precision",
@@ -304,7 +340,7 @@ public final class PredictOptions {
 
     /** The nodes of --nodes and --gpus-per-node, checked against the devices in one line. */
     int nodes() {
-        int devices = dataParallel * tensorParallel * pipelineParallel;
+        int devices = dataParallel * tensorParallel * pipelineParallel * Math.max(1, contextParallel);
         if (nodes != null && nodes <= 0) {
             throw new BadInputException("nodes must be positive: nodes=" + nodes);
         }
@@ -312,13 +348,13 @@ public final class PredictOptions {
             throw new BadInputException("gpus-per-node must be positive: gpus-per-node=" + gpusPerNode);
         }
         if (nodes != null && gpusPerNode != null && (long) nodes * gpusPerNode != devices) {
-            throw new BadInputException("nodes x gpus-per-node must equal the devices (data x tensor x pipeline "
-                    + "parallel = " + devices + "): nodes=" + nodes + ", gpus-per-node=" + gpusPerNode);
+            throw new BadInputException("nodes x gpus-per-node must equal the devices (data x tensor x pipeline x "
+                    + "context parallel = " + devices + "): nodes=" + nodes + ", gpus-per-node=" + gpusPerNode);
         }
         if (nodes == null && gpusPerNode != null) {
             if (devices % gpusPerNode != 0) {
-                throw new BadInputException("gpus-per-node must divide the devices (data x tensor x pipeline parallel = "
-                        + devices + "): gpus-per-node=" + gpusPerNode);
+                throw new BadInputException("gpus-per-node must divide the devices (data x tensor x pipeline x context "
+                        + "parallel = " + devices + "): gpus-per-node=" + gpusPerNode);
             }
             return devices / gpusPerNode;
         }
@@ -492,9 +528,19 @@ public final class PredictOptions {
                 .fineTuning(fineTuning())
                 .pruning(Pruning.parse(pruning))
                 .offload(Offload.parse(offload))
-                .parallelism(new Parallelism(dataParallel, tensorParallel, pipelineParallel, zeroStage, link, nodes()))
+                .parallelism(new Parallelism(dataParallel, tensorParallel, pipelineParallel, contextParallel,
+                        virtualStages, expertParallel, zeroStage, shardGroup, link, nodes()))
                 .tenants(tenants)
-                .overlapCommunication(overlapCommunication || trainer().overlapsCommunication());
+                .overlapCommunication(overlapCommunication || trainer().overlapsCommunication())
+                .recomputeLayers(recomputeLayers)
+                .attentionKernel(attentionKernel != null ? membound.model.training.AttentionKernel.parse(attentionKernel)
+                        : trainer().attentionKernel(null));
+        if (recomputeModules != null) {
+            b.recomputeModules(membound.model.training.RecomputeModule.parseList(recomputeModules));
+        }
+        if (attentionPrecision != null) {
+            b.attentionPrecision(Precision.parseTraining("attention-precision", attentionPrecision));
+        }
         if (tokens != null && steps != null) {
             throw new BadInputException("tokens and steps must not both be given: tokens=" + tokens + ", steps=" + steps);
         }

@@ -52,6 +52,12 @@ final class Datasheets {
     static final String HGX_B200 = "NVIDIA HGX platform specifications, https://www.nvidia.com/en-us/data-center/hgx/ "
             + "(HGX B200, per-GPU figures; read from a third-party copy of NVIDIA's table, "
             + "zdszero.github.io, not the vendor page itself)";
+    static final String GB200 = "NVIDIA GB200 NVL72 specifications, https://www.nvidia.com/en-us/data-center/gb200-nvl72/ "
+            + "(GB200 Grace Blackwell Superchip column: one Grace CPU and two Blackwell GPUs, per-GPU figure = superchip "
+            + "figure / 2; read from third-party copies of NVIDIA's table, not the vendor page itself: the per-GPU tensor "
+            + "and FP32 figures as S. Bekman's ml-engineering TFLOPS table prints them (compute/accelerator/README.md, "
+            + "its note 23 citing that page), memory and links from encyclopedia copies of the superchip column "
+            + "(aiwiki.ai, grokipedia.com))";
     static final String GRACE = "NVIDIA Grace CPU Superchip datasheet, "
             + "https://www.nvidia.com/en-us/data-center/grace-cpu-superchip/ (as recorded in docs/reference/hardware.md)";
     static final String RTX_5090 = "unverified against the vendor page: NVIDIA GeForce RTX 5090 specifications, "
@@ -80,7 +86,7 @@ final class Datasheets {
     }
 
     static List<PlatformSpec> all() {
-        return List.of(dgxSpark(), gh200(), h100Sxm(), h200Sxm(), a100Sxm80(), b200(), rtx5090(), appleM4Max(),
+        return List.of(dgxSpark(), gh200(), h100Sxm(), h200Sxm(), a100Sxm80(), b200(), gb200(), rtx5090(), appleM4Max(),
                 appleM3Ultra(), ryzenAiMax395(), graceSuperchip());
     }
 
@@ -208,6 +214,49 @@ final class Datasheets {
                                 bytesPerSecond(900 * G, HGX_B200 + "; NVLink 5 1.8 TB/s both directions together")),
                         new LinkSpec("pcie", LinkKind.PCIE, "gpu", "host",
                                 bytesPerSecond(64 * G, HGX_B200 + "; PCIe Gen5 128 GB/s both directions together"))));
+    }
+
+    /**
+     * One Blackwell GPU of a GB200 Grace Blackwell Superchip, as NVL72 racks and DGX GB200 systems hold them: 72 GPUs
+     * in one NVLink domain, four per compute tray with one ConnectX-7 each, two per Grace CPU over NVLink-C2C.
+     */
+    static PlatformSpec gb200() {
+        String dense = GB200 + "; tensor figures printed with sparsity, dense = sparse / 2";
+        Map<Precision, Figure> densePeaks = peaks(
+                Precision.FP32, flopsPerSecond(80 * T, GB200),
+                Precision.TF32, flopsPerSecond(1.25 * P, dense),
+                Precision.BF16, flopsPerSecond(2.5 * P, dense),
+                Precision.FP16, flopsPerSecond(2.5 * P, dense),
+                Precision.FP8, flopsPerSecond(5 * P, dense),
+                Precision.FP4, flopsPerSecond(10 * P, dense),
+                Precision.INT8, opsPerSecond(5 * P, dense));
+        Map<Precision, Figure> sparsePeaks = peaks(
+                Precision.TF32, flopsPerSecond(2.5 * P, GB200),
+                Precision.BF16, flopsPerSecond(5 * P, GB200),
+                Precision.FP16, flopsPerSecond(5 * P, GB200),
+                Precision.FP8, flopsPerSecond(10 * P, GB200),
+                Precision.FP4, flopsPerSecond(20 * P, GB200),
+                Precision.INT8, opsPerSecond(10 * P, GB200));
+        DeviceSpec gpu = new DeviceSpec("gpu", "GB200 Blackwell GPU (186 GB HBM3e)", DeviceKind.GPU,
+                bytes(186 * G, GB200 + "; up to 372 GB HBM3e per superchip (NVL72: 13.4 TB over 72 GPUs); MLPerf "
+                        + "Training system descriptions list 189,471 MiB per GPU as the driver reports it"),
+                bytesPerSecond(8 * T, GB200 + "; 16 TB/s per superchip (NVL72: 576 TB/s over 72 GPUs)"),
+                densePeaks, sparsePeaks, false,
+                List.of("72 GPUs share one NVLink domain in an NVL72 rack: give the GPUs a rack holds as "
+                        + "--gpus-per-node (72, or fewer where a job fills racks partly)."));
+        DeviceSpec cpu = new DeviceSpec("cpu", "Grace CPU, 72 Neoverse-V2 cores (one per two GB200 GPUs)", DeviceKind.CPU,
+                bytes(480 * G, GB200 + "; up to 480 GB LPDDR5X per superchip, shared by its two GPUs"),
+                bytesPerSecond(512 * G, GB200 + "; up to 512 GB/s per superchip, shared by its two GPUs"),
+                Map.of(), Map.of(), false, List.of());
+        return new PlatformSpec("gb200", "NVIDIA GB200 (one Blackwell GPU of a Grace Blackwell Superchip)",
+                List.of("gb200-nvl72", "nvl72", "grace blackwell", "dgx-gb200", "gb200 nvl72"),
+                List.of(gpu, cpu),
+                List.of(new LinkSpec("nvlink", LinkKind.NVLINK, "gpu", "gpu",
+                                bytesPerSecond(900 * G, GB200 + "; NVLink 5 1.8 TB/s per GPU both directions together, "
+                                        + "to every GPU of the NVL72 domain through the NVLink switches")),
+                        new LinkSpec("c2c", LinkKind.C2C, "cpu", "gpu",
+                                bytesPerSecond(450 * G, GB200 + "; NVLink-C2C 900 GB/s both directions together, "
+                                        + "per superchip: shared by its two GPUs"))));
     }
 
     static PlatformSpec rtx5090() {

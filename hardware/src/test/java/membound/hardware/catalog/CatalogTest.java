@@ -27,7 +27,7 @@ class CatalogTest {
 
     @Test
     void shouldHoldEveryPlatformTheModelCompares() {
-        assertEquals(List.of("dgx-spark", "gh200", "h100-sxm", "h200-sxm", "a100-sxm-80gb", "b200", "rtx-5090",
+        assertEquals(List.of("dgx-spark", "gh200", "h100-sxm", "h200-sxm", "a100-sxm-80gb", "b200", "gb200", "rtx-5090",
                 "apple-m4-max", "apple-m3-ultra", "ryzen-ai-max-395", "grace-superchip"), CATALOG.ids());
     }
 
@@ -59,6 +59,23 @@ class CatalogTest {
                 h100.sparsePeak(Precision.FP8).orElseThrow().value());
         assertEquals(3.35e12, h100.memoryBandwidthBytesPerSecond().value());
         assertFalse(h100.unifiedMemory());
+    }
+
+    @Test
+    void shouldGiveOneGb200GpuHalfItsSuperchipWithNvlinkToTheRackAndC2cToGrace() {
+        PlatformSpec gb200 = CATALOG.require("nvl72");
+        assertEquals("gb200", gb200.id());
+        DeviceSpec gpu = gb200.gpu().orElseThrow();
+        assertEquals(186 * GB, gpu.memoryCapacityBytes().value());
+        assertEquals(8e12, gpu.memoryBandwidthBytesPerSecond().value());
+        assertEquals(2500 * TFLOPS, gpu.densePeak(Precision.BF16).orElseThrow().value());
+        assertEquals(5000 * TFLOPS, gpu.densePeak(Precision.FP8).orElseThrow().value());
+        assertEquals(10000 * TFLOPS, gpu.densePeak(Precision.FP4).orElseThrow().value());
+        assertEquals(2 * gpu.densePeak(Precision.FP4).orElseThrow().value(),
+                gpu.sparsePeak(Precision.FP4).orElseThrow().value());
+        assertEquals(900 * GB, gb200.link(LinkKind.NVLINK).orElseThrow().bytesPerSecondPerDirection().value());
+        assertEquals(450 * GB, gb200.link(LinkKind.C2C).orElseThrow().bytesPerSecondPerDirection().value());
+        assertTrue(gb200.link(LinkKind.C2C).orElseThrow().bytesPerSecondPerDirection().source().contains("shared"));
     }
 
     @Test

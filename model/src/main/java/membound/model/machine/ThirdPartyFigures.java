@@ -47,7 +47,9 @@ final class ThirdPartyFigures {
             "a100-sxm-80gb", gemmOnly(gemm(Precision.BF16, 271.2e12), MAMF + ", A100 SXM row"),
             "gh200", gemmOnly(gemm(Precision.BF16, 828.6e12, Precision.FP8, 1535.0e12),
                     MAMF + ", GH200 SXM rows (900 W, 141 GiB HBM3e version)"),
-            "b200", gemmOnly(gemm(Precision.BF16, 1745.0e12, Precision.FP8, 3432.5e12), MAMF + ", B200 SXM rows"));
+            "b200", gemmOnly(gemm(Precision.BF16, 1745.0e12, Precision.FP8, 3432.5e12), MAMF + ", B200 SXM rows"),
+            "gb200", gemmOnly(gemm(Precision.BF16, 1822.0e12, Precision.FP8, 3615.6e12),
+                    MAMF + ", GB200 SXM rows (torch 2.10.0.dev20250916+cu130, per GPU)"));
 
     private ThirdPartyFigures() {
     }

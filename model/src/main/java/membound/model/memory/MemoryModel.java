@@ -27,8 +27,9 @@ public final class MemoryModel {
     public static MemoryFootprint training(StepPlan plan, Machine machine) {
         TrainingSetup setup = plan.setup();
         Parallelism par = setup.parallelism();
-        int d = par.dataParallel();
-        double e = setup.activationPrecision().bytesPerElement();
+        // ZeRO shards over the data x context parallel ranks (the hybrid shard group; the experts over their own).
+        double d = plan.shardDivisor();
+        double e = setup.storedActivationPrecision().bytesPerElement();
         double g = setup.gradientPrecision().bytesPerElement();
         double w = setup.weightPrecision().bytesPerElement();
 
@@ -65,11 +66,12 @@ public final class MemoryModel {
         Parallelism par = setup.parallelism();
         if (plan.workload() instanceof Transformer tf) {
             double b = setup.microBatchSize();
-            double s = setup.sequenceLength();
+            // Context parallelism: each device keeps the activations of its share of the sequence.
+            double s = (double) setup.sequenceLength() / par.contextParallel();
             int t = par.tensorParallel();
             int p = par.pipelineParallel();
             double inFlight = Math.min(p, setup.gradientAccumulation());
-            double layersKept = (double) tf.layers() / p * inFlight;
+            double layersKept = membound.model.training.StepPlanner.stageLayers(tf, p) * inFlight;
             double perLayer = ActivationMemory.perLayerBytes(tf, b, s, e, setup.checkpointing(), setup.flashAttention(), t);
             double total = perLayer * layersKept + ActivationMemory.outsideLayersBytes(tf, b, s, e, t);
             if (setup.checkpointing() == Checkpointing.FULL) {

@@ -62,6 +62,10 @@ public final class Ceilings {
     private final double hostFlopsPerSecond;
     private final double parallelLinkBytesPerSecond;
     private final double parallelLinkLatencySeconds;
+    private final double nodeLinkBytesPerSecond;
+    private final double nodeLinkLatencySeconds;
+    private final double networkLinkBytesPerSecond;
+    private final double networkLinkLatencySeconds;
     private final double hostLinkBytesPerSecond;
     private final double hostLinkLatencySeconds;
     private final double bandwidthScale;
@@ -83,8 +87,10 @@ public final class Ceilings {
     private final double[] tierRate;
     private final double kernelLaunchSeconds;
 
-    private Ceilings(Basis basis, Device device, Device host, Link parallelLink, Link hostLink,
-                     double bandwidthShare, double computeShare, double bandwidthScale) {
+    private Ceilings(Basis basis, Device device, Device host, Links links, Link hostLink,
+                     double bandwidthShare, double computeShare, double bandwidthScale,
+                     membound.model.training.AttentionKernel attentionKernel) {
+        Link parallelLink = links.parallel();
         this.basis = basis;
         this.bandwidthScale = bandwidthScale;
         this.computeShare = computeShare;
@@ -131,7 +137,7 @@ public final class Ceilings {
         Ceiling vector = device.vectorFlops();
         vectorFlopsPerSecond = vector == null ? gemmFlopsPerSecond[Precision.FP32.ordinal()]
                 : vector.value(basis) * computeShare;
-        attentionFractionOfGemm = Defaults.fusedAttentionFractionOfGemm(device.name());
+        attentionFractionOfGemm = Defaults.fusedAttentionFractionOfGemm(device.name(), attentionKernel);
         List<MemoryTier> tiers = device.tiers();
         tierCapacity = new double[tiers.size()];
         tierRate = new double[tiers.size() * PATTERNS];
@@ -151,6 +157,10 @@ public final class Ceilings {
         hostFlopsPerSecond = hostVector == null ? Double.POSITIVE_INFINITY : hostVector.value(basis);
         parallelLinkBytesPerSecond = parallelLink == null ? Double.NaN : parallelLink.bandwidth().value(basis);
         parallelLinkLatencySeconds = parallelLink == null ? 0 : parallelLink.latencySeconds();
+        nodeLinkBytesPerSecond = links.node() == null ? Double.NaN : links.node().bandwidth().value(basis);
+        nodeLinkLatencySeconds = links.node() == null ? 0 : links.node().latencySeconds();
+        networkLinkBytesPerSecond = links.network() == null ? Double.NaN : links.network().bandwidth().value(basis);
+        networkLinkLatencySeconds = links.network() == null ? 0 : links.network().latencySeconds();
         hostLinkBytesPerSecond = hostLink == null ? Double.NaN : hostLink.bandwidth().value(basis);
         hostLinkLatencySeconds = hostLink == null ? 0 : hostLink.latencySeconds();
         for (Kernel kernel : Kernel.values()) {
@@ -212,9 +222,41 @@ public final class Ceilings {
      * @param parallelLink the link parallel devices talk over, or null for one device
      */
     public static Ceilings of(Machine machine, Basis basis, int tenants, Link parallelLink) {
+        return withLinks(machine, basis, tenants, Links.of(machine, parallelLink));
+    }
+
+    /** The same with every link a layout's groups talk over ({@link membound.model.Estimator#links}). */
+    public static Ceilings withLinks(Machine machine, Basis basis, int tenants, Links links) {
+        return withLinks(machine, basis, tenants, links, membound.model.training.AttentionKernel.FA2);
+    }
+
+    /** The same for a trainer whose fused attention is {@code kernel} (it changes the attention rate on Hopper). */
+    public static Ceilings withLinks(Machine machine, Basis basis, int tenants, Links links,
+                                     membound.model.training.AttentionKernel kernel) {
         double bandwidthShare = bandwidthShare(machine, tenants);
-        return new Ceilings(basis, machine.device(), machine.host(), parallelLink, machine.link(Link.Kind.HOST),
-                bandwidthShare, 1.0 / tenants, 1.0);
+        return new Ceilings(basis, machine.device(), machine.host(), links, machine.link(Link.Kind.HOST),
+                bandwidthShare, 1.0 / tenants, 1.0, kernel);
+    }
+
+    /**
+     * The links parallel devices talk over: the data-parallel group's ({@link Placement#PARALLEL_LINK}: the peer link
+     * inside a node, a hierarchical one over several), the peer link inside a node ({@link Placement#NODE_LINK}) and
+     * one device's own network link ({@link Placement#NETWORK_LINK}); null where a layout needs none.
+     */
+    public record Links(Link parallel, Link node, Link network) {
+
+        public static final Links NONE = new Links(null, null, null);
+
+        /** One box: the node link is the machine's peer link (else its network link), the network its network link. */
+        public static Links of(Machine machine, Link parallel) {
+            if (parallel == null) {
+                return NONE;
+            }
+            Link peer = machine.link(Link.Kind.PEER);
+            Link network = machine.link(Link.Kind.NETWORK);
+            return new Links(parallel, peer != null ? peer : network != null ? network : parallel,
+                    network != null ? network : parallel);
+        }
     }
 
     /**
@@ -256,6 +298,10 @@ public final class Ceilings {
         hostFlopsPerSecond = base.hostFlopsPerSecond;
         parallelLinkBytesPerSecond = base.parallelLinkBytesPerSecond;
         parallelLinkLatencySeconds = base.parallelLinkLatencySeconds;
+        nodeLinkBytesPerSecond = base.nodeLinkBytesPerSecond;
+        nodeLinkLatencySeconds = base.nodeLinkLatencySeconds;
+        networkLinkBytesPerSecond = base.networkLinkBytesPerSecond;
+        networkLinkLatencySeconds = base.networkLinkLatencySeconds;
         hostLinkBytesPerSecond = base.hostLinkBytesPerSecond;
         hostLinkLatencySeconds = base.hostLinkLatencySeconds;
         kernelLaunchSeconds = base.kernelLaunchSeconds;
@@ -329,7 +375,7 @@ public final class Ceilings {
     }
 
     /** The bits of a row's code that say it has product shapes or row work. */
-    private static final int DETAIL_BITS = 0x7 << 15 | 0x1F << 18;
+    private static final int DETAIL_BITS = 0x7 << 16 | 0x1F << 19;
 
     /**
      * Timed by measured products (a shaped GEMM) or a measured operation rate (row work): the device measured them
@@ -452,7 +498,12 @@ public final class Ceilings {
     }
 
     public double linkBytesPerSecond(Placement placement) {
-        double value = placement == Placement.HOST_LINK ? hostLinkBytesPerSecond : parallelLinkBytesPerSecond;
+        double value = switch (placement) {
+            case HOST_LINK -> hostLinkBytesPerSecond;
+            case NODE_LINK -> nodeLinkBytesPerSecond;
+            case NETWORK_LINK -> networkLinkBytesPerSecond;
+            default -> parallelLinkBytesPerSecond;
+        };
         if (Double.isNaN(value)) {
             throw new BadInputException("the machine must have a " + (placement == Placement.HOST_LINK ? "host" : "peer or network")
                     + " link for this setup: link=<none>");
@@ -461,11 +512,22 @@ public final class Ceilings {
     }
 
     public double linkLatencySeconds(Placement placement) {
-        return placement == Placement.HOST_LINK ? hostLinkLatencySeconds : parallelLinkLatencySeconds;
+        return switch (placement) {
+            case HOST_LINK -> hostLinkLatencySeconds;
+            case NODE_LINK -> nodeLinkLatencySeconds;
+            case NETWORK_LINK -> networkLinkLatencySeconds;
+            default -> parallelLinkLatencySeconds;
+        };
     }
 
     /** Every ceiling of the machine on this basis that a prediction in {@code compute} precision uses, with its source. */
     public static List<CeilingLine> describe(Machine machine, Basis basis, Precision compute, Link parallelLink, int tenants) {
+        return describe(machine, basis, compute, parallelLink, tenants, membound.model.training.AttentionKernel.FA2);
+    }
+
+    /** The same with a trainer's attention kernel. */
+    public static List<CeilingLine> describe(Machine machine, Basis basis, Precision compute, Link parallelLink,
+                                             int tenants, membound.model.training.AttentionKernel kernel) {
         List<CeilingLine> lines = new ArrayList<>(16);
         Device device = machine.device();
         for (MemoryTier tier : device.tiers()) {
@@ -497,8 +559,8 @@ public final class Ceilings {
                         rate.elementsPerSecond(), "elements/s", rate.source()));
             }
         }
-        lines.add(new CeilingLine("fused attention", Defaults.fusedAttentionFractionOfGemm(device.name()), "x GEMM",
-                Defaults.fusedAttentionSource(device.name())));
+        lines.add(new CeilingLine("fused attention", Defaults.fusedAttentionFractionOfGemm(device.name(), kernel), "x GEMM",
+                Defaults.fusedAttentionSource(device.name(), kernel)));
         Ceiling vector = device.vectorFlops();
         if (vector != null) {
             lines.add(new CeilingLine("vector (elementwise)", vector.value(basis), "FLOP/s", vector.source(basis)));

@@ -129,8 +129,8 @@ public final class OperationList {
 
     // ---- the packed codes ----
 
-    /** Kinds an operation can be of: kernel, precision and placement, the bits 3 to 11 of its code. */
-    static final int KINDS = 1 << 9;
+    /** Kinds an operation can be of: kernel, precision and placement, the bits 3 to 12 of its code. */
+    static final int KINDS = 1 << 10;
 
     /** An operation's kind (kernel, precision, placement) as one index below {@link #KINDS}. */
     static int kindIndex(int code) {
@@ -154,28 +154,28 @@ public final class OperationList {
     }
 
     static int placementOf(int code) {
-        return (code >>> 10) & 0x3;
+        return (code >>> 10) & 0x7;
     }
 
     static int patternOf(int code) {
-        return (code >>> 12) & 0x7;
+        return (code >>> 13) & 0x7;
     }
 
     static int shapesOf(int code) {
-        return (code >>> 15) & 0x7;
+        return (code >>> 16) & 0x7;
     }
 
     /** The row operation's ordinal, or -1. */
     static int rowOperationOf(int code) {
-        return ((code >>> 18) & 0x1F) - 1;
+        return ((code >>> 19) & 0x1F) - 1;
     }
 
     static boolean overlapsOf(int code) {
-        return (code & (1 << 23)) != 0;
+        return (code & (1 << 24)) != 0;
     }
 
     /** A forward row computed again in the backward pass (see {@link #recomputed}). */
-    static final int RECOMPUTED = 1 << 24;
+    static final int RECOMPUTED = 1 << 25;
 
     static boolean recomputedOf(int code) {
         return (code & RECOMPUTED) != 0;
@@ -183,12 +183,12 @@ public final class OperationList {
 
     private static int code(int operationClass, int kernel, int precision, int placement, int pattern,
                             boolean overlapsBackward) {
-        return operationClass | kernel << 3 | precision << 6 | placement << 10 | pattern << 12
-                | (overlapsBackward ? 1 << 23 : 0);
+        return operationClass | kernel << 3 | precision << 6 | placement << 10 | pattern << 13
+                | (overlapsBackward ? 1 << 24 : 0);
     }
 
     static {
-        if (CLASSES.length > 8 || KERNELS.length > 8 || PRECISIONS.length > 16 || PLACEMENTS.length > 4
+        if (CLASSES.length > 8 || KERNELS.length > 8 || PRECISIONS.length > 16 || PLACEMENTS.length > 8
                 || PATTERNS.length > 8 || MAX_SHAPES > 7 || ROW_OPERATIONS.length > 30) {
             throw new ExceptionInInitializerError("an operation's codes no longer fit their bits");
         }
@@ -316,7 +316,7 @@ public final class OperationList {
         shapes[at + 2] = n;
         shapes[at + 3] = k;
         shapes[at + 4] = layout.ordinal();
-        codes[row] = (codes[row] & ~(0x7 << 15)) | (s + 1) << 15;
+        codes[row] = (codes[row] & ~(0x7 << 16)) | (s + 1) << 16;
         unmaterialize();
     }
 
@@ -329,7 +329,7 @@ public final class OperationList {
             throw new BadInputException("row work needs an operation, elements >= 0 and a row length >= 1: "
                     + "operation=" + operation + ", elements=" + elements + ", rowLength=" + length);
         }
-        codes[row] = (codes[row] & ~(0x1F << 18)) | (operation.ordinal() + 1) << 18;
+        codes[row] = (codes[row] & ~(0x1F << 19)) | (operation.ordinal() + 1) << 19;
         numbers[row * NUMBERS + ROW_ELEMENTS] = elements;
         numbers[row * NUMBERS + ROW_LENGTH] = length;
         unmaterialize();
@@ -414,7 +414,7 @@ public final class OperationList {
         for (int k = 0, n = shapesOf(c) * SHAPE_FIELDS; k < n; k++) {
             targetShapes[shapeTo + k] = sourceShapes[shapeFrom + k];
         }
-        into.codes[i] = (into.codes[i] & ~(0x7 << 15 | 0x1F << 18)) | (c & (0x7 << 15 | 0x1F << 18));
+        into.codes[i] = (into.codes[i] & ~(0x7 << 16 | 0x1F << 19)) | (c & (0x7 << 16 | 0x1F << 19));
         return i;
     }
 

@@ -28,7 +28,7 @@ import membound.vocabulary.text.Names;
  */
 public record Trainer(String id, String name, List<String> aliases, String termsGroup, String termsWhy,
                       int maxZeroStage, boolean tensorParallel, boolean pipelineParallel,
-                      boolean overlapsCommunication, String source, List<Term> terms) {
+                      boolean overlapsCommunication, String attention, String source, List<Term> terms) {
 
     /** One fitted term of a group: name, value, unit and the published-set rows it was fitted on. */
     public record Term(String group, String name, double value, String unit, List<String> fittedOn) {
@@ -57,7 +57,7 @@ public record Trainer(String id, String name, List<String> aliases, String terms
 
     /** The term names every group has, in {@link Overheads}' order. */
     public static final List<String> TERM_NAMES = List.of("compute-efficiency", "fp8-compute-efficiency",
-            "attention-efficiency", "memory-efficiency", "per-operation");
+            "attention-efficiency", "memory-efficiency", "expert-efficiency", "per-operation");
 
     private static final Map<String, List<Term>> GROUPS = loadTerms();
     private static final List<Trainer> TABLE = loadTrainers();
@@ -109,10 +109,23 @@ public record Trainer(String id, String name, List<String> aliases, String terms
         return new ArrayList<>(GROUPS.keySet());
     }
 
+    /**
+     * The fused attention kernel this trainer runs on a day (null: today): its {@code attention} column, {@code fa2},
+     * {@code fa3}, or {@code fa3 from YYYY-MM-DD} (FlashAttention-2 before that day, as PyTorch's SDPA until 2.5).
+     */
+    public membound.model.training.AttentionKernel attentionKernel(java.time.LocalDate day) {
+        String[] parts = attention.split(" from ");
+        membound.model.training.AttentionKernel kernel = membound.model.training.AttentionKernel.parse(parts[0]);
+        if (parts.length > 1 && day != null && day.isBefore(java.time.LocalDate.parse(parts[1]))) {
+            return membound.model.training.AttentionKernel.FA2;
+        }
+        return kernel;
+    }
+
     /** The terms as the roofline takes them. */
     public Overheads overheads() {
         return new Overheads(value("compute-efficiency"), value("fp8-compute-efficiency"), value("attention-efficiency"),
-                value("memory-efficiency"),
+                value("memory-efficiency"), value("expert-efficiency"),
                 value("per-operation") * 1e-6,
                 "trainer " + id + " (" + termsGroup + " terms, " + TERMS + ")");
     }
@@ -209,14 +222,14 @@ public record Trainer(String id, String name, List<String> aliases, String terms
 
     private static List<Trainer> loadTrainers() {
         List<Trainer> trainers = new ArrayList<>();
-        for (String[] f : rows(TRAINERS, 10)) {
+        for (String[] f : rows(TRAINERS, 11)) {
             List<Term> terms = GROUPS.get(f[3]);
             if (terms == null) {
                 throw new IllegalStateException(TRAINERS + ": trainer " + f[0] + " names terms group " + f[3] + ", which "
                         + TERMS + " lacks");
             }
             trainers.add(new Trainer(f[0], f[1], f[2].equals("-") ? List.of() : List.of(f[2].split(",")), f[3], f[4],
-                    Integer.parseInt(f[5]), yes(f[6]), yes(f[7]), yes(f[8]), f[9], terms));
+                    Integer.parseInt(f[5]), yes(f[6]), yes(f[7]), yes(f[8]), f[9], f[10], terms));
         }
         if (trainers.isEmpty() || !trainers.get(0).id().equals(DEFAULT_ID)) {
             throw new IllegalStateException(TRAINERS + ": the first row must be the default trainer " + DEFAULT_ID);

@@ -22,6 +22,9 @@ import membound.model.roofline.Roofline;
  *   reach (unfused norms, activations, residual adds, the optimizer step's elementwise passes): a trainer that
  *   fuses them moves fewer bytes than the roofline counts, one that does not reaches less than the STREAM-like
  *   ceiling;</li>
+ *   <li>{@code expertEfficiency}: the same for the routed experts' GEMMs of a mixture of experts, in any precision:
+ *   grouped GEMMs over many narrow matrices, each with its own share of the tokens, reach less of the ceiling than a
+ *   dense layer's one GEMM (and a trainer's MoE kernels differ more between its releases than its dense ones);</li>
  *   <li>{@code perOperationSeconds}: a fixed cost per operation run (kernel launch, Python dispatch, the
  *   synchronisation between them, an FSDP gather's wait), times every operation's count in the step.</li>
  * </ul>
@@ -31,9 +34,12 @@ import membound.model.roofline.Roofline;
  * Cheap: one pass over the evaluation's arrays, no allocation.
  */
 public record Overheads(double computeEfficiency, double lowPrecisionComputeEfficiency, double attentionEfficiency,
-                        double memoryEfficiency, double perOperationSeconds, String source) {
+                        double memoryEfficiency, double expertEfficiency, double perOperationSeconds, String source) {
 
-    public static final Overheads NONE = new Overheads(1, 1, 1, 1, 0, "none: the roofline alone");
+    public static final Overheads NONE = new Overheads(1, 1, 1, 1, 1, 0, "none: the roofline alone");
+
+    /** The routed experts' GEMMs at the efficiency of the other GEMMs of their precision. */
+    public static final String EXPERT_GEMM_PREFIX = TransformerPass.EXPERT_GEMM_PREFIX;
 
     public Overheads {
         if (!(computeEfficiency > 0 && computeEfficiency <= 2)) {
@@ -48,6 +54,10 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
             throw new IllegalArgumentException("attention efficiency must be in (0, 2]: attentionEfficiency="
                     + attentionEfficiency);
         }
+        if (!(expertEfficiency > 0 && expertEfficiency <= 2)) {
+            throw new IllegalArgumentException("expert efficiency must be in (0, 2]: expertEfficiency="
+                    + expertEfficiency);
+        }
         if (!(memoryEfficiency > 0 && memoryEfficiency <= 2)) {
             throw new IllegalArgumentException("memory efficiency must be in (0, 2]: memoryEfficiency="
                     + memoryEfficiency);
@@ -60,29 +70,50 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
 
     /** Compute (at every GEMM precision) and per-operation terms only: attention and memory-bound kernels at the ceiling. */
     public Overheads(double computeEfficiency, double perOperationSeconds, String source) {
-        this(computeEfficiency, computeEfficiency, 1, 1, perOperationSeconds, source);
+        this(computeEfficiency, computeEfficiency, 1, 1, computeEfficiency, perOperationSeconds, source);
+    }
+
+    /** Without a term of the experts' own: their GEMMs at the ceiling. */
+    public Overheads(double computeEfficiency, double lowPrecisionComputeEfficiency, double attentionEfficiency,
+                     double memoryEfficiency, double perOperationSeconds, String source) {
+        this(computeEfficiency, lowPrecisionComputeEfficiency, attentionEfficiency, memoryEfficiency, 1,
+                perOperationSeconds, source);
     }
 
     /** Seconds the terms add to a step whose roofline evaluation is {@code eval} (of {@code operations}). */
     public double addedSeconds(List<Operation> operations, Roofline.Evaluation eval) {
-        double[] parts = parts(operations, eval);
+        return addedSeconds(operations, eval, 1);
+    }
+
+    /**
+     * The same in a pipeline whose pacing stage's passes take {@code passScale} of their time (1 plus its bubble,
+     * {@link membound.model.Estimator#passScale}): what slows the passes slows the bubble as much.
+     */
+    public double addedSeconds(List<Operation> operations, Roofline.Evaluation eval, double passScale) {
+        double[] parts = parts(operations, eval, passScale);
         return parts[0] * (1 / computeEfficiency - 1) + parts[1] * (1 / lowPrecisionComputeEfficiency - 1)
                 + parts[2] * (1 / attentionEfficiency - 1) + parts[3] * (1 / memoryEfficiency - 1)
-                + parts[4] * perOperationSeconds;
+                + parts[4] * (1 / expertEfficiency - 1) + parts[5] * perOperationSeconds;
     }
 
     /**
      * What the terms scale, summed over a step: compute-bound forward/backward/recompute seconds of GEMMs (16 bits
      * and wider, then 8 bits and narrower) and of
      * fused attention kernels (the ceiling's fixed fraction of the GEMM rate, scaled by the trainer's own), memory-bound
-     * device seconds (forward, backward, recompute and the optimizer step), and operation runs (every device
-     * kernel's count). A fit evaluates the roofline once and these three numbers give the step at any terms.
+     * device seconds (forward, backward, recompute and the optimizer step), compute-bound seconds of the routed
+     * experts' GEMMs, and operation runs (every device kernel's count). A fit evaluates the roofline once and these three numbers give the step at any terms.
      */
     public static double[] parts(List<Operation> operations, Roofline.Evaluation eval) {
+        return parts(operations, eval, 1);
+    }
+
+    /** The same, the forward, backward and recompute rows counted {@code passScale} times (a pipeline's bubble). */
+    public static double[] parts(List<Operation> operations, Roofline.Evaluation eval, double passScale) {
         double computeBound = 0;
         double lowPrecision = 0;
         double attention = 0;
         double memoryBoundSeconds = 0;
+        double experts = 0;
         double runs = 0;
         double[] seconds = eval.seconds();
         boolean[] memoryBound = eval.memoryBound();
@@ -91,20 +122,24 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
             if (op.kernel() == Kernel.TRANSFER) {
                 continue;
             }
-            runs += op.count();
             OperationClass c = op.operationClass();
             boolean pass = c == OperationClass.FORWARD || c == OperationClass.BACKWARD || c == OperationClass.RECOMPUTE;
+            double scale = pass ? passScale : 1;
+            runs += op.count() * scale;
             if (!memoryBound[i] && pass && op.kernel() == Kernel.ATTENTION) {
-                attention += seconds[i];
+                attention += seconds[i] * scale;
+            } else if (!memoryBound[i] && pass && op.kernel() == Kernel.GEMM && op.name() != null
+                    && op.name().startsWith(EXPERT_GEMM_PREFIX)) {
+                experts += seconds[i] * scale;
             } else if (!memoryBound[i] && pass && op.precision().bits() <= 8) {
-                lowPrecision += seconds[i];
+                lowPrecision += seconds[i] * scale;
             } else if (!memoryBound[i] && pass) {
-                computeBound += seconds[i];
+                computeBound += seconds[i] * scale;
             } else if (memoryBound[i] && op.placement() == Placement.DEVICE
                     && (pass || c == OperationClass.OPTIMIZER)) {
-                memoryBoundSeconds += seconds[i];
+                memoryBoundSeconds += seconds[i] * scale;
             }
         }
-        return new double[] {computeBound, lowPrecision, attention, memoryBoundSeconds, runs};
+        return new double[] {computeBound, lowPrecision, attention, memoryBoundSeconds, experts, runs};
     }
 }

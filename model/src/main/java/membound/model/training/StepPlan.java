@@ -19,11 +19,13 @@ import membound.vocabulary.Precision;
  * @param weightBitsPerParameter stored bits of a base weight (precision, NF4 for QLoRA, pruning)
  * @param offloadsOptimizer optimizer states and update live in host memory
  * @param offloadsWeights weights live in host memory and are streamed in
+ * @param shardDivisor what ZeRO divides the device's parameters by: the ranks they are sharded over (the data x
+ *        context parallel group, the hybrid shard group, the experts' own group, weighted by their shares)
  */
 public record StepPlan(Workload workload, TrainingSetup setup, OperationList rows, Precision computePrecision,
                        double parametersOnDevice, double trainableParameters, double trainableOnDevice,
                        double weightBitsPerParameter, boolean offloadsOptimizer, boolean offloadsWeights,
-                       List<String> notes) {
+                       List<String> notes, double shardDivisor) {
 
     public StepPlan {
         notes = notes.isEmpty() ? List.of() : List.copyOf(notes);

@@ -158,29 +158,64 @@ public final class StepPlanner {
         OperationList backward = ops;
         OperationList recompute = ops;
         double microBatches = setup.gradientAccumulation();
-        double e = setup.activationPrecision().bytesPerElement();
+        // Activations are stored in their own precision; low-precision training quantizes a GEMM's inputs, not what
+        // the norms, residuals and activation functions read and write.
+        double e = setup.storedActivationPrecision().bytesPerElement();
         double g = setup.gradientPrecision().bytesPerElement();
         double parametersOnDevice;
         double trainable;
-        double perDeviceShare = 1.0 / (par.tensorParallel() * par.pipelineParallel());
+        double trainableOnDevice;
+        // What ZeRO divides the device's share by: the dense weights' gradient group and the experts' own, weighted.
+        double shardDivisor;
+        double expertShare = 0;
+        int t = par.tensorParallel();
+        int p = par.pipelineParallel();
 
         if (workload instanceof Transformer tf) {
             double total = buffers != null ? buffers.total(tf) : tf.parameters().total();
-            parametersOnDevice = total * perDeviceShare;
+            double experts = tf.parameters().experts();
+            // Experts are split over the expert-parallel devices (whole experts) or, without, by tensor parallelism.
+            double expertSplit = par.expertParallel() > 1 ? par.expertParallel() : t;
+            parametersOnDevice = ((total - experts) / t + experts / expertSplit) / p;
+            expertShare = parametersOnDevice == 0 ? 0 : experts / expertSplit / p / parametersOnDevice;
             trainable = !ft.adapters() ? total : buffers != null ? buffers.trainable(tf, ft) : LoraParameters.count(tf, ft);
+            trainableOnDevice = trainable * parametersOnDevice / total;
+            shardDivisor = shardDivisor(par, expertShare);
             if (!withOperations) {
-                return new StepPlan(workload, setup, ops, compute, parametersOnDevice, trainable,
-                        trainable * perDeviceShare, weightBits, offload.optimizerStates(), offload.weights(), notes);
+                return new StepPlan(workload, setup, ops, compute, parametersOnDevice, trainable, trainableOnDevice,
+                        weightBits, offload.optimizerStates(), offload.weights(), notes, shardDivisor);
             }
             TransformerPass.Settings settings = new TransformerPass.Settings(true, compute, e, weightBits,
                     ft.mode() == FineTuning.Mode.QLORA, g, !ft.adapters(), ft,
-                    setup.weightPrecision().bytesPerElement(), sparse, par.tensorParallel(), setup.flashAttention(),
-                    setup.checkpointing(), e, Map.of());
-            TransformerPass.Shape shape = new TransformerPass.Shape(setup.microBatchSize(), setup.sequenceLength(),
-                    setup.sequenceLength(), true, false, false);
-            // Every stage runs L/p layers; the output layer adds to the last stage, which paces the pipeline.
-            TransformerPass.append(tf, shape, settings, (double) tf.layers() / par.pipelineParallel(), microBatches,
-                    true, true, ops);
+                    setup.weightPrecision().bytesPerElement(), sparse, t, setup.flashAttention(),
+                    setup.checkpointing(), e, Map.of(), par.expertParallel(), setup.recomputeModules(),
+                    setup.attentionComputePrecision());
+            int c = par.contextParallel();
+            // Context parallelism: each device runs 1/c of every sequence; its queries attend over the whole sequence
+            // with an equal share of the causal work.
+            TransformerPass.Shape shape = new TransformerPass.Shape(setup.microBatchSize(),
+                    (double) setup.sequenceLength() / c, setup.sequenceLength(), true, false, false,
+                    c > 1 ? (setup.sequenceLength() + 1) / 2.0 : Double.NaN);
+            // The stage that paces the pipeline: L / p layers and the output layer when the layers divide evenly; else
+            // the fullest stage, ceil(L / p) layers, the output layer sitting on a stage with fewer (Megatron's
+            // account_for_loss_in_pipeline_split, or a layout that gives the last stage fewer layers).
+            int layers = tf.layers();
+            boolean even = layers % p == 0;
+            double stageLayers = even ? (double) layers / p : Math.ceil((double) layers / p);
+            if (!even) {
+                notes.add(String.format(Locale.ROOT, "%d layers over %d pipeline stages do not divide evenly: the "
+                        + "fullest stage, %.0f layers, paces the pipeline and the output layer is taken to sit on a "
+                        + "stage with fewer", layers, p, stageLayers));
+            }
+            int recomputed = setup.checkpointing() == Checkpointing.FULL ? setup.recomputeLayers() : 0;
+            if (recomputed > 0 && recomputed < stageLayers) {
+                // Megatron's block method: the first N layers of each stage recompute, the rest keep their activations.
+                TransformerPass.append(tf, shape, settings, recomputed, microBatches, true, false, ops);
+                TransformerPass.append(tf, shape, settings.withCheckpointing(Checkpointing.NONE),
+                        stageLayers - recomputed, microBatches, false, even, ops);
+            } else {
+                TransformerPass.append(tf, shape, settings, stageLayers, microBatches, true, even, ops);
+            }
         } else {
             Mlp mlp = (Mlp) workload;
             if (ft.adapters()) {
@@ -189,18 +224,32 @@ public final class StepPlanner {
             appendMlp(mlp, setup, weightBits, sparse, compute, forward, backward, recompute);
             parametersOnDevice = mlp.parameters().total();
             trainable = parametersOnDevice;
+            trainableOnDevice = trainable;
+            shardDivisor = shardDivisor(par, 0);
         }
-        double trainableOnDevice = trainable * perDeviceShare;
 
-        optimizer(setup, trainableOnDevice, offload.optimizerStates(), ops);
-        communication(workload, setup, parametersOnDevice, trainableOnDevice, weightBits, ops);
+        optimizer(setup, trainableOnDevice / (par.zeroStage() >= 1 ? shardDivisor : 1), offload.optimizerStates(), ops,
+                trainableOnDevice / (par.zeroStage() >= 2 ? shardDivisor : 1));
+        communication(workload, setup, parametersOnDevice, trainableOnDevice, expertShare, weightBits, ops);
         offloadTransfers(setup, offload, parametersOnDevice, trainableOnDevice, weightBits, ops);
-        if (setup.checkpointing() == Checkpointing.SELECTIVE && setup.flashAttention()) {
+        if (setup.checkpointing() == Checkpointing.SELECTIVE && setup.flashAttention()
+                && (setup.recomputeModules().isEmpty()
+                || setup.recomputeModules().equals(java.util.Set.of(RecomputeModule.CORE_ATTN)))) {
             notes.add("selective checkpointing with FlashAttention recomputes nothing extra: the fused kernel "
                     + "already keeps no attention scores");
         }
         return new StepPlan(workload, setup, ops, compute, parametersOnDevice, trainable, trainableOnDevice, weightBits,
-                offload.optimizerStates(), offload.weights(), notes);
+                offload.optimizerStates(), offload.weights(), notes, shardDivisor);
+    }
+
+    /**
+     * What ZeRO divides a device's parameters by: the ranks they are sharded over, the dense weights over the data x
+     * context parallel group (or the hybrid shard group), the experts' share over their own gradient group.
+     */
+    static double shardDivisor(Parallelism par, double expertShare) {
+        double dense = par.shardGroup() > 0 ? par.shardGroup() : par.gradientGroup();
+        double experts = par.shardGroup() > 0 ? par.shardGroup() : par.expertGradientGroup();
+        return 1 / ((1 - expertShare) / dense + expertShare / experts);
     }
 
     /** The setup offloads to a machine with unified memory: the offload is ignored. */
@@ -240,7 +289,10 @@ public final class StepPlanner {
      */
     public static List<Operation> optimizerStep(TrainingSetup setup, double parameters) {
         OperationList ops = new OperationList(3);
-        optimizer(setup, parameters, false, ops);
+        Parallelism par = setup.parallelism();
+        double divisor = shardDivisor(par, 0);
+        optimizer(setup, parameters / (par.zeroStage() >= 1 ? divisor : 1), false, ops,
+                parameters / (par.zeroStage() >= 2 ? divisor : 1));
         return ops.operations();
     }
 
@@ -250,10 +302,8 @@ public final class StepPlanner {
      * in place: the {@link AccessPattern#UPDATE} pattern), and zeroing the gradient buffer for the
      * next step. Runs on the host when the optimizer is offloaded.
      */
-    private static void optimizer(TrainingSetup setup, double trainableOnDevice, boolean onHost, OperationList ops) {
-        Parallelism par = setup.parallelism();
-        double shard = par.zeroStage() >= 1 ? trainableOnDevice / par.dataParallel() : trainableOnDevice;
-        double gradientShard = par.zeroStage() >= 2 ? trainableOnDevice / par.dataParallel() : trainableOnDevice;
+    private static void optimizer(TrainingSetup setup, double shard, boolean onHost, OperationList ops,
+                                  double gradientShard) {
         double g = setup.gradientPrecision().bytesPerElement();
         double w = setup.weightPrecision().bytesPerElement();
         Optimizer opt = setup.optimizer();
@@ -272,55 +322,154 @@ public final class StepPlanner {
     }
 
     /**
-     * Collectives over the parallel link. Ring all-reduce sends 2(n-1)/n of the buffer per device
-     * in 2(n-1) messages, an all-gather (n-1)/n in n-1 (Patarasuk and Yuan 2009; NCCL's bus bandwidth
-     * convention). Data parallel: one gradient all-reduce per step (ZeRO-1/2 replace it by a
-     * reduce-scatter plus an all-gather of the same volume; ZeRO-3 adds weight all-gathers for every
-     * forward and backward pass). Tensor parallel: two all-reduces of the layer's activations in the
-     * forward pass and two in the backward (Megatron-LM). Pipeline: activations to the next stage,
-     * gradients back, per micro-batch.
+     * Collectives, each on the link its group's ranks span (ranks laid out tensor parallel fastest, then context, data
+     * and pipeline parallel, as Megatron orders them). Ring all-reduce sends 2(n-1)/n of the buffer per device in 2(n-1)
+     * messages, an all-gather (n-1)/n in n-1 (Patarasuk and Yuan 2009; NCCL's bus bandwidth convention).
+     * <ul>
+     * <li>Data parallel: one gradient all-reduce per step over the data x context parallel ranks (ZeRO-1/2 replace it
+     * by a reduce-scatter plus an all-gather of the same volume; ZeRO-3 adds weight all-gathers for every forward,
+     * backward and recompute pass); the experts' gradients over their own group (the stage's ranks over the
+     * expert-parallel ones). Hybrid sharding reduce-scatters and gathers inside the shard group and all-reduces each
+     * shard across the replicas, over the network. On the parallel link ({@link membound.model.Estimator#parallelLink}:
+     * NCCL's hierarchical ring where the group spans nodes).</li>
+     * <li>Tensor parallel: two all-reduces of the layer's activations in the forward pass and two in the backward
+     * (Megatron-LM), inside the node.</li>
+     * <li>Context parallel: ring attention passes each device's keys and values c - 1 times around the group per layer
+     * in the forward pass (and the recompute), keys, values and their gradients in the backward.</li>
+     * <li>Expert parallel: each MoE layer's all-to-all dispatch and combine, forward and backward, of the routed rows
+     * leaving the device: inside the node over NVLink, the rest over the network.</li>
+     * <li>Pipeline: activations to the next stage, gradients back, per micro-batch and virtual stage.</li>
+     * </ul>
+     * Context, expert and pipeline traffic that leaves the node runs on one GPU's network link; nothing but the
+     * data-parallel reduction overlaps compute.
      */
     private static void communication(Workload workload, TrainingSetup setup, double parametersOnDevice,
-                                      double trainableOnDevice, double weightBits, OperationList ops) {
+                                      double trainableOnDevice, double expertShare, double weightBits,
+                                      OperationList ops) {
         Parallelism par = setup.parallelism();
         double g = setup.gradientPrecision().bytesPerElement();
-        double e = setup.activationPrecision().bytesPerElement();
+        double e = setup.storedActivationPrecision().bytesPerElement();
         double m = setup.gradientAccumulation();
         boolean full = setup.checkpointing() == Checkpointing.FULL;
-        int d = par.dataParallel();
-        if (d > 1) {
-            ops.addTransfer("data-parallel gradient all-reduce", OperationClass.COMMUNICATION,
-                    Placement.PARALLEL_LINK, 1, 2.0 * (d - 1) / d * trainableOnDevice * g, 2.0 * (d - 1),
-                    setup.overlapCommunication());
-            if (par.zeroStage() == 3) {
+        int perNode = par.devicesPerNode();
+        int t = par.tensorParallel();
+        int c = par.contextParallel();
+        double weightBytes = parametersOnDevice * weightBits / 8;
+        double passes = m * (full ? 3 : 2);
+        if (par.shardGroup() > 0) {
+            int group = par.shardGroup();
+            int replicas = par.gradientGroup() / group;
+            Placement inside = group * t * c <= perNode ? Placement.NODE_LINK : Placement.PARALLEL_LINK;
+            if (group > 1) {
+                ops.addTransfer("gradient reduce-scatter (shard group of " + group + ")", OperationClass.COMMUNICATION,
+                        inside, 1, (double) (group - 1) / group * trainableOnDevice * g, group - 1,
+                        setup.overlapCommunication());
+                ops.addTransfer("weight all-gather (shard group of " + group + ")", OperationClass.COMMUNICATION,
+                        inside, passes, (double) (group - 1) / group * weightBytes, group - 1,
+                        setup.overlapCommunication());
+            }
+            if (replicas > 1) {
+                ops.addTransfer("gradient shard all-reduce across " + replicas + " replicas",
+                        OperationClass.COMMUNICATION, par.nodes() > 1 ? Placement.NETWORK_LINK : Placement.NODE_LINK,
+                        1, 2.0 * (replicas - 1) / replicas * trainableOnDevice / group * g, 2.0 * (replicas - 1),
+                        setup.overlapCommunication());
+            }
+        } else {
+            int dense = par.gradientGroup();
+            int experts = par.expertGradientGroup();
+            double denseShare = 1 - expertShare;
+            // ZeRO-3 reduce-scatters the gradients ((n-1)/n: the weights are gathered again before each pass);
+            // without it they are all-reduced, or reduce-scattered and the updated shards all-gathered: 2(n-1)/n.
+            boolean zero3 = par.zeroStage() == 3;
+            double reduce = zero3 ? 1 : 2;
+            if (dense > 1 && denseShare > 0) {
+                ops.addTransfer(zero3 ? "data-parallel gradient reduce-scatter" : "data-parallel gradient all-reduce",
+                        OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, 1,
+                        reduce * (dense - 1) / dense * trainableOnDevice * denseShare * g, reduce * (dense - 1),
+                        setup.overlapCommunication());
+            }
+            if (experts > 1 && expertShare > 0) {
+                ops.addTransfer(zero3 ? "expert data-parallel gradient reduce-scatter"
+                                : "expert data-parallel gradient all-reduce", OperationClass.COMMUNICATION,
+                        Placement.PARALLEL_LINK, 1, reduce * (experts - 1) / experts * trainableOnDevice * expertShare * g,
+                        reduce * (experts - 1), setup.overlapCommunication());
+            }
+            if (zero3 && (dense > 1 || experts > 1)) {
+                // Prefetched layer by layer (FSDP, DeepSpeed ZeRO-3): it may hide behind the passes.
                 ops.addTransfer("ZeRO-3 weight all-gather", OperationClass.COMMUNICATION,
-                        Placement.PARALLEL_LINK, m * (full ? 3 : 2),
-                        (double) (d - 1) / d * parametersOnDevice * weightBits / 8, d - 1, false);
+                        Placement.PARALLEL_LINK, passes, ((double) (dense - 1) / dense * denseShare
+                                + (double) (experts - 1) / experts * expertShare) * weightBytes, dense - 1,
+                        setup.overlapCommunication());
             }
         }
         if (!(workload instanceof Transformer tf)) {
             return;
         }
-        double rows = setup.tokensPerMicroBatch();
-        double activation = rows * tf.hiddenSize() * e;
-        int t = par.tensorParallel();
         int p = par.pipelineParallel();
+        double rows = (double) setup.tokensPerMicroBatch() / c;
+        double activation = rows * tf.hiddenSize() * e;
+        double layers = stageLayers(tf, p);
+        double recomputedLayers = !full ? 0 : setup.recomputeLayers() > 0 ? Math.min(setup.recomputeLayers(), layers)
+                : layers;
         if (t > 1) {
             double allReduce = 2.0 * (t - 1) / t * activation;
-            double layers = (double) tf.layers() / p;
             ops.addTransfer("tensor-parallel all-reduces (forward)", OperationClass.COMMUNICATION,
-                    Placement.PARALLEL_LINK, layers * m * (full ? 2 : 1), 2 * allReduce, 4.0 * (t - 1), false);
+                    Placement.NODE_LINK, (layers + recomputedLayers) * m, 2 * allReduce, 4.0 * (t - 1), false);
             ops.addTransfer("tensor-parallel all-reduces (backward)", OperationClass.COMMUNICATION,
-                    Placement.PARALLEL_LINK, layers * m, 2 * allReduce, 4.0 * (t - 1), false);
+                    Placement.NODE_LINK, layers * m, 2 * allReduce, 4.0 * (t - 1), false);
             if (tf.hasEmbeddings()) {
                 ops.addTransfer("vocabulary-parallel embedding and loss all-reduces",
-                        OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, m, 2 * allReduce, 4.0 * (t - 1), false);
+                        OperationClass.COMMUNICATION, Placement.NODE_LINK, m, 2 * allReduce, 4.0 * (t - 1), false);
+            }
+        }
+        if (c > 1) {
+            // Ring attention: each step sends this device's chunk of keys and values (of its tensor-parallel heads) on.
+            double chunk = rows * keyValueElementsPerToken(tf, t) * e;
+            Placement ring = t * c <= perNode ? Placement.NODE_LINK : Placement.NETWORK_LINK;
+            ops.addTransfer("context-parallel key/value ring (forward)", OperationClass.COMMUNICATION, ring,
+                    (layers + recomputedLayers) * m, (c - 1) * chunk, c - 1, false);
+            ops.addTransfer("context-parallel key/value ring (backward: keys, values and their gradients)",
+                    OperationClass.COMMUNICATION, ring, layers * m, 2.0 * (c - 1) * chunk, 2.0 * (c - 1), false);
+        }
+        int ep = par.expertParallel();
+        if (ep > 1 && tf.expertLayers() > 0) {
+            // Per MoE layer: dispatch and combine in the forward pass (and the recompute), their transposes backward.
+            double moeLayers = layers * tf.expertLayers() / tf.layers();
+            double routed = rows / t * tf.experts().expertsPerToken() * tf.hiddenSize() * e;
+            int local = Math.min(ep, perNode);
+            double count = (2 * (moeLayers + recomputedLayers * tf.expertLayers() / tf.layers()) + 2 * moeLayers) * m;
+            if (local > 1) {
+                ops.addTransfer("expert-parallel all-to-all inside the node", OperationClass.COMMUNICATION,
+                        Placement.NODE_LINK, count, routed * (local - 1) / ep, local - 1, false);
+            }
+            if (ep > local) {
+                ops.addTransfer("expert-parallel all-to-all across nodes", OperationClass.COMMUNICATION,
+                        Placement.NETWORK_LINK, count, routed * (ep - local) / ep, ep - local, false);
             }
         }
         if (p > 1) {
+            // Interleaved 1F1B: a micro-batch crosses every virtual stage boundary, v times as many sends per device.
             ops.addTransfer("pipeline sends (activations forward, gradients back)",
-                    OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, m, 2 * activation / t, 2, false);
+                    OperationClass.COMMUNICATION, par.nodes() > 1 ? Placement.NETWORK_LINK : Placement.NODE_LINK,
+                    m * par.virtualStages(), 2 * activation / t, 2, false);
         }
+    }
+
+    /** The layers of the stage that paces the pipeline: L / p, or ceil(L / p) where they do not divide evenly. */
+    public static double stageLayers(Transformer tf, int pipelineParallel) {
+        return Math.ceil((double) tf.layers() / pipelineParallel);
+    }
+
+    /**
+     * Key and value elements per token of one layer a context-parallel ring passes on, for one device's
+     * tensor-parallel heads: 2 x KV heads x head width, latent attention's up-projected keys and values per head.
+     */
+    private static double keyValueElementsPerToken(Transformer tf, int t) {
+        if (tf.latentAttention().present()) {
+            return (double) tf.attentionHeads() / t * (tf.latentAttention().queryKeyHeadDimension()
+                    + tf.valueHeadDimension());
+        }
+        return 2 * Math.max(1.0, (double) tf.keyValueHeads() / t) * tf.headDimension();
     }
 
     /**
@@ -396,7 +545,8 @@ public final class StepPlanner {
             throw new BadInputException("tensor and pipeline parallelism need a transformer workload: tensorParallel="
                     + par.tensorParallel() + ", pipelineParallel=" + par.pipelineParallel());
         }
-        if (!(workload instanceof Transformer tf) || par.tensorParallel() == 1 && par.pipelineParallel() == 1) {
+        if (!(workload instanceof Transformer tf) || par.tensorParallel() == 1 && par.pipelineParallel() == 1
+                && par.expertParallel() == 1) {
             return; // one device holds the whole model: nothing to divide
         }
         int t = par.tensorParallel();
@@ -412,9 +562,19 @@ public final class StepPlanner {
             throw new BadInputException("tensorParallel must divide intermediateSize (" + tf.intermediateSize()
                     + "): tensorParallel=" + t);
         }
-        if (tf.layers() % par.pipelineParallel() != 0) {
-            throw new BadInputException("pipelineParallel must divide layers (" + tf.layers() + " in " + tf.name()
-                    + "): pipelineParallel=" + par.pipelineParallel());
+        if (par.pipelineParallel() * par.virtualStages() > tf.layers() + 2) {
+            throw new BadInputException("pipeline stages x virtual stages must be at most the layers + 2 (" + tf.layers()
+                    + " in " + tf.name() + "; each chunk holds a layer, the embedding or the loss, as Megatron's "
+                    + "account_for_embedding_in_pipeline_split and account_for_loss_in_pipeline_split place them): "
+                    + "pipelineParallel=" + par.pipelineParallel() + ", virtualStages=" + par.virtualStages());
+        }
+        if (par.expertParallel() > 1 && !tf.experts().sparse()) {
+            throw new BadInputException("expert parallelism needs a mixture of experts (" + tf.name() + " is dense): "
+                    + "expertParallel=" + par.expertParallel());
+        }
+        if (par.expertParallel() > 1 && tf.experts().experts() % par.expertParallel() != 0) {
+            throw new BadInputException("expertParallel must divide the experts (" + tf.experts().experts() + " in "
+                    + tf.name() + "): expertParallel=" + par.expertParallel());
         }
     }
 }

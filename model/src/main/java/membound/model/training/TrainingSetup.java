@@ -12,13 +12,21 @@ import membound.vocabulary.Precision;
  * @param tokens tokens to train on in total; the last step counts pro rata, so time is linear in tokens
  * @param masterWeights keep an FP32 copy of trainable weights when {@code weightPrecision} is narrower
  * @param overlapCommunication hide the data-parallel gradient all-reduce behind the backward pass
+ * @param recomputeModules with selective checkpointing, the parts of a layer recomputed (Megatron-Core's
+ *        {@code recompute_modules}); empty: the attention core
+ * @param recomputeLayers with full checkpointing, how many layers of each pipeline stage are recomputed (Megatron's
+ *        {@code recompute_method=block}, {@code recompute_num_layers}); 0: every layer
+ * @param attentionPrecision the precision the fused attention kernels compute in, or null for the default
+ *        ({@link #attentionComputePrecision()})
+ * @param attentionKernel the fused attention kernel (FlashAttention-2 or a Hopper-tuned one): its rate on Hopper
  */
 public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize, int gradientAccumulation,
                             Precision weightPrecision, Precision activationPrecision, Precision gradientPrecision,
                             Precision optimizerStatePrecision, boolean masterWeights, Optimizer optimizer,
                             Checkpointing checkpointing, boolean flashAttention, FineTuning fineTuning,
                             Pruning pruning, Offload offload, Parallelism parallelism, int tenants,
-                            boolean overlapCommunication) {
+                            boolean overlapCommunication, java.util.Set<RecomputeModule> recomputeModules,
+                            int recomputeLayers, Precision attentionPrecision, AttentionKernel attentionKernel) {
 
     public TrainingSetup {
         if (tokens <= 0) {
@@ -30,6 +38,10 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         positive("tenants", tenants);
         long perStep = tokensPerStep(sequenceLength, microBatchSize, gradientAccumulation,
                 parallelism == null ? 1 : parallelism.dataParallel());
+        if (parallelism != null && sequenceLength % parallelism.contextParallel() != 0) {
+            throw new BadInputException("context-parallel must divide the sequence length (" + sequenceLength
+                    + "): contextParallel=" + parallelism.contextParallel());
+        }
         if (tokens < perStep) {
             throw new BadInputException("tokens must be at least one optimizer step's tokens (sequence length x "
                     + "micro-batch x accumulation x replicas = " + perStep + "): tokens=" + tokens);
@@ -49,6 +61,23 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         }
         if (parallelism == null) {
             parallelism = Parallelism.SINGLE;
+        }
+        if (attentionKernel == null) {
+            attentionKernel = AttentionKernel.FA2;
+        }
+        recomputeModules = recomputeModules == null || recomputeModules.isEmpty() ? java.util.Set.of()
+                : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(recomputeModules));
+        if (!recomputeModules.isEmpty() && checkpointing != Checkpointing.SELECTIVE) {
+            throw new BadInputException("recompute modules need selective checkpointing: checkpointing="
+                    + checkpointing.label() + ", recomputeModules=" + recomputeModules);
+        }
+        if (recomputeLayers < 0) {
+            throw new BadInputException("recompute layers must be 0 (every layer) or more: recomputeLayers="
+                    + recomputeLayers);
+        }
+        if (recomputeLayers > 0 && checkpointing != Checkpointing.FULL) {
+            throw new BadInputException("recompute layers need full checkpointing: checkpointing="
+                    + checkpointing.label() + ", recomputeLayers=" + recomputeLayers);
         }
     }
 
@@ -76,7 +105,29 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         b.parallelism = parallelism;
         b.tenants = tenants;
         b.overlapCommunication = overlapCommunication;
+        b.recomputeModules = recomputeModules;
+        b.recomputeLayers = recomputeLayers;
+        b.attentionPrecision = attentionPrecision;
+        b.attentionKernel = attentionKernel;
         return b;
+    }
+
+    /**
+     * The precision activations are stored in, what norms, activation functions and residual adds read and write: the
+     * activation precision, except in low-precision training (GEMMs in 8 bits or fewer, as Transformer Engine runs FP8,
+     * MXFP8 and NVFP4) with 16-bit or wider weights, which quantizes only each GEMM's inputs and keeps the activations
+     * in the weights' precision.
+     */
+    public Precision storedActivationPrecision() {
+        return activationPrecision.bits() <= 8 && weightPrecision.bits() >= 16 ? weightPrecision : activationPrecision;
+    }
+
+    /**
+     * The precision the fused attention kernels compute in: the one set, else the stored activations' (Transformer
+     * Engine's FP8 recipes leave attention in 16 bits unless FP8 attention is asked for: fp8_dot_product_attention).
+     */
+    public Precision attentionComputePrecision() {
+        return attentionPrecision != null ? attentionPrecision : storedActivationPrecision();
     }
 
     /** Tokens one device processes per micro-batch. */
@@ -144,6 +195,10 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         private Parallelism parallelism = Parallelism.SINGLE;
         private int tenants = Defaults.TENANTS;
         private boolean overlapCommunication;
+        private java.util.Set<RecomputeModule> recomputeModules = java.util.Set.of();
+        private int recomputeLayers;
+        private Precision attentionPrecision;
+        private AttentionKernel attentionKernel = AttentionKernel.FA2;
 
         private Builder() {
         }
@@ -181,6 +236,14 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         public Builder parallelism(Parallelism value) { parallelism = value; return this; }
         public Builder tenants(int value) { tenants = value; return this; }
         public Builder overlapCommunication(boolean value) { overlapCommunication = value; return this; }
+        /** With selective checkpointing: the parts of a layer recomputed (empty: the attention core). */
+        public Builder recomputeModules(java.util.Set<RecomputeModule> value) { recomputeModules = value; return this; }
+        /** With full checkpointing: layers of each pipeline stage recomputed (0: all). */
+        public Builder recomputeLayers(int value) { recomputeLayers = value; return this; }
+        /** The precision attention computes in (null: the stored activations' precision). */
+        public Builder attentionPrecision(Precision value) { attentionPrecision = value; return this; }
+        /** The fused attention kernel (its rate on Hopper differs: FlashAttention-2 or FlashAttention-3/cuDNN). */
+        public Builder attentionKernel(AttentionKernel value) { attentionKernel = value; return this; }
 
         public TrainingSetup build() {
             long total = tokens;
@@ -195,7 +258,7 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
             return new TrainingSetup(total, sequenceLength, microBatchSize, gradientAccumulation, weightPrecision,
                     activationPrecision, gradientPrecision, optimizerStatePrecision, masterWeights, optimizer,
                     checkpointing, flashAttention, fineTuning, pruning, offload, parallelism, tenants,
-                    overlapCommunication);
+                    overlapCommunication, recomputeModules, recomputeLayers, attentionPrecision, attentionKernel);
         }
     }
 }

@@ -33,9 +33,21 @@ import membound.vocabulary.RowOperation;
  */
 public final class TransformerPass {
 
-    /** Shape of one micro-batch of work. */
+    /**
+     * Shape of one micro-batch of work.
+     *
+     * @param keysPerQuery keys a query attends to on average, or NaN to count them from the query and key tokens: a
+     *        context-parallel slice of a causal sequence ({@code queryTokens} = s / c of {@code keyTokens} = s) has
+     *        the whole sequence's average, (s + 1) / 2, as Megatron's load-balanced chunks give every rank an equal
+     *        share of the causal work
+     */
     public record Shape(double batch, double queryTokens, double keyTokens, boolean causal,
-                        boolean readsKvCache, boolean writesKvCache) {
+                        boolean readsKvCache, boolean writesKvCache, double keysPerQuery) {
+
+        public Shape(double batch, double queryTokens, double keyTokens, boolean causal, boolean readsKvCache,
+                     boolean writesKvCache) {
+            this(batch, queryTokens, keyTokens, causal, readsKvCache, writesKvCache, Double.NaN);
+        }
 
         public double rows() {
             return batch * queryTokens;
@@ -52,15 +64,43 @@ public final class TransformerPass {
      * @param kvCacheBytesPerElement precision of the KV cache read or written (decode, prefill)
      * @param weightBitsByKind stored bits of the kinds of tensor stored otherwise than {@code weightBitsPerParameter}
      *        (a quantized checkpoint's experts); empty when every weight is stored alike
+     * @param expertParallel devices the routed experts are spread over ({@link Parallelism#expertParallel}); 1: every
+     *        device holds every expert, split by tensor parallelism
+     * @param recomputeModules with selective checkpointing, the parts of a layer recomputed (empty: the attention core)
+     * @param attention the precision the attention kernels compute in (null: {@code compute})
      */
     public record Settings(boolean training, Precision compute, double activationBytes, double weightBitsPerParameter,
                            boolean dequantizeWeights, double gradientBytes, boolean baseTrainable,
                            FineTuning fineTuning, double adapterBytes, boolean sparseWeights, int tensorParallel,
                            boolean flashAttention, Checkpointing checkpointing, double kvCacheBytesPerElement,
-                           Map<TensorKind, Double> weightBitsByKind) {
+                           Map<TensorKind, Double> weightBitsByKind, int expertParallel,
+                           java.util.Set<RecomputeModule> recomputeModules, Precision attention) {
 
         public Settings {
             weightBitsByKind = weightBitsByKind == null ? Map.of() : Map.copyOf(weightBitsByKind);
+            recomputeModules = recomputeModules == null ? java.util.Set.of() : java.util.Set.copyOf(recomputeModules);
+            if (expertParallel < 1) {
+                throw new IllegalArgumentException("expertParallel must be positive: " + expertParallel);
+            }
+        }
+
+        /** Without expert parallelism or named recompute modules. */
+        public Settings(boolean training, Precision compute, double activationBytes, double weightBitsPerParameter,
+                        boolean dequantizeWeights, double gradientBytes, boolean baseTrainable, FineTuning fineTuning,
+                        double adapterBytes, boolean sparseWeights, int tensorParallel, boolean flashAttention,
+                        Checkpointing checkpointing, double kvCacheBytesPerElement,
+                        Map<TensorKind, Double> weightBitsByKind) {
+            this(training, compute, activationBytes, weightBitsPerParameter, dequantizeWeights, gradientBytes,
+                    baseTrainable, fineTuning, adapterBytes, sparseWeights, tensorParallel, flashAttention,
+                    checkpointing, kvCacheBytesPerElement, weightBitsByKind, 1, java.util.Set.of(), null);
+        }
+
+        /** The same with another checkpointing mode (a stage's layers recomputed and not). */
+        public Settings withCheckpointing(Checkpointing value) {
+            return new Settings(training, compute, activationBytes, weightBitsPerParameter, dequantizeWeights,
+                    gradientBytes, baseTrainable, fineTuning, adapterBytes, sparseWeights, tensorParallel,
+                    flashAttention, value, kvCacheBytesPerElement, weightBitsByKind, expertParallel,
+                    value == Checkpointing.SELECTIVE ? recomputeModules : java.util.Set.of(), attention);
         }
 
         /** Stored bits of one weight of that kind. */
@@ -95,6 +135,9 @@ public final class TransformerPass {
     }
 
     private static final LoraTarget[] LORA_TARGETS = LoraTarget.values();
+
+    /** What the names of the routed experts' GEMM rows begin with (their forward, gradients and LoRA rows). */
+    public static final String EXPERT_GEMM_PREFIX = "expert ";
     /** Per LoRA target: whether this pass's fine-tuning adapts it. */
     private final boolean[] adapted = new boolean[LORA_TARGETS.length];
 
@@ -117,6 +160,19 @@ public final class TransformerPass {
 
     private boolean recomputesEverything() {
         return s.training() && s.checkpointing() == Checkpointing.FULL;
+    }
+
+    /**
+     * The part of the layer the rows being added belong to ({@code recompute_modules}' names), null for none of them:
+     * selective checkpointing recomputes the rows of the modules it names.
+     */
+    private RecomputeModule module;
+
+    /** Whether the rows being added are recomputed in the backward pass: every row under full checkpointing, else
+     * those of a module selective checkpointing names. */
+    private boolean again() {
+        return recomputesEverything() || s.training() && s.checkpointing() == Checkpointing.SELECTIVE
+                && module != null && s.recomputeModules().contains(module);
     }
 
     /** The names of a dense MLP's rows: a layer's own or the shared experts'. */
@@ -154,7 +210,9 @@ public final class TransformerPass {
         double normFlops = tf.normalization().flopsPerElement();
         boolean dropout = s.training() && tf.dropout();
 
+        module = RecomputeModule.LAYERNORM;
         norm("attention norm", count, splitRows, h, normFlops, e);
+        module = null;
         if (tf.latentAttention().present()) {
             latentProjections(count, rows, h, heads);
         } else {
@@ -163,7 +221,9 @@ public final class TransformerPass {
                     loraColumns(LoraTarget.Q, qDim) + loraColumns(LoraTarget.K, kvDim) + loraColumns(LoraTarget.V, kvDim));
         }
         if (tf.queryKeyNorm() != QueryKeyNorm.NONE) {
+            module = RecomputeModule.LAYERNORM;
             norm("query and key norms", count, rows, qDim + kvDim, normFlops, e);
+            module = null;
         }
         if (tf.positions() == PositionEncoding.ROTARY) {
             double elements = rows * (qDim + kvDim);
@@ -175,6 +235,7 @@ public final class TransformerPass {
         double perLayer = count / tf.layers();
         // What a query reads of the KV cache per key: keys and values, or latent attention's latent and rotary key.
         double cachedPerKey = tf.latentAttention().present() ? tf.kvCacheElementsPerToken() : 2 * kvDim;
+        module = RecomputeModule.CORE_ATTN;
         if (full > 0) {
             attention("attention", perLayer * full, heads, kvDim, qDim, cachedPerKey, shape.keyTokens(), dropout);
         }
@@ -182,10 +243,12 @@ public final class TransformerPass {
             attention("attention (sliding window)", perLayer * sliding, heads, kvDim, qDim, cachedPerKey,
                     Math.min(shape.keyTokens(), tf.slidingWindow().tokens()), dropout);
         }
+        module = null;
         double outputIn = heads * tf.valueHeadDimension();
         linear(TensorKind.ATTENTION, "attention output projection", count, rows, outputIn, h, 1,
                 lora(LoraTarget.O), loraColumns(LoraTarget.O, h));
         residual("attention residual add", count, splitRows, h, e, dropout);
+        module = RecomputeModule.LAYERNORM;
         if (tf.normsPerLayer() > 2) {
             // Gemma 2 and 3 also norm each sublayer's output before the residual add.
             norm("sublayer output norms", count * (tf.normsPerLayer() - 2), splitRows, h, normFlops, e);
@@ -193,16 +256,27 @@ public final class TransformerPass {
         if (tf.normsPerLayer() >= 2) {
             norm("mlp norm", count, splitRows, h, normFlops, e);
         }
+        module = RecomputeModule.MLP;
         if (tf.denseMlpLayers() > 0) {
             mlp(MLP, perLayer * tf.denseMlpLayers(), rows, h, f, e);
         }
         if (tf.expertLayers() > 0) {
             double expertCount = perLayer * tf.expertLayers();
-            mixtureOfExperts(expertCount, rows, h, (double) tf.experts().expertWidth() / t, e);
+            module = RecomputeModule.MOE;
+            int ep = s.expertParallel();
+            if (ep > 1 && s.training()) {
+                // Expert parallelism, expert tensor parallelism 1: this device holds E / ep whole experts and runs
+                // its share of the routed rows of the expert-parallel group (rows x k / t under balanced routing).
+                mixtureOfExperts(expertCount, rows, h, tf.experts().expertWidth(), e, ep, t);
+            } else {
+                mixtureOfExperts(expertCount, rows, h, (double) tf.experts().expertWidth() / t, e, 1, 1);
+            }
             if (tf.experts().sharedWidth() > 0) {
+                module = RecomputeModule.SHARED_EXPERTS;
                 mlp(SHARED_EXPERT, expertCount, rows, h, (double) tf.experts().sharedWidth() / t, e);
             }
         }
+        module = null;
         residual("mlp residual add", count, splitRows, h, e, dropout);
     }
 
@@ -231,23 +305,38 @@ public final class TransformerPass {
         double queryOut = heads * mla.queryKeyHeadDimension();
         if (mla.queryRank() > 0) {
             linear(TensorKind.ATTENTION, "query down projection", count, rows, h, mla.queryRank(), 1, 0, 0);
+            module = RecomputeModule.MLA_UP_PROJ;
             linear(TensorKind.ATTENTION, "query up projection", count, rows, mla.queryRank(), queryOut, 1,
                     lora(LoraTarget.Q), loraColumns(LoraTarget.Q, queryOut));
+            module = null;
         } else {
             linear(TensorKind.ATTENTION, "query projection", count, rows, h, queryOut, 1,
                     lora(LoraTarget.Q), loraColumns(LoraTarget.Q, queryOut));
         }
         linear(TensorKind.ATTENTION, "key/value down projection", count, rows, h, mla.cacheElementsPerToken(), 1, 0, 0);
         double up = heads * (mla.noPositionDimension() + mla.valueDimension());
+        module = RecomputeModule.MLA_UP_PROJ;
         linear(TensorKind.ATTENTION, "key/value up projection", count, rows, mla.keyValueRank(), up, 1,
                 lora(LoraTarget.K), loraColumns(LoraTarget.K, up));
+        module = null;
     }
 
-    private void mixtureOfExperts(double count, double rows, double h, double f, double e) {
+    /**
+     * The router, top-k, dispatch, the experts' GEMMs and the combine. With expert parallelism ({@code ep} &gt; 1) the
+     * device runs the experts it holds, E / ep of them at full width {@code f}, over its share of the expert-parallel
+     * group's routed rows (rows x k / t: the group's distinct tokens are rows x ep / t, spread evenly over its ep
+     * devices by the balanced routing the set's sources force); the all-to-all that moves them is the planner's.
+     */
+    private void mixtureOfExperts(double count, double rows, double h, double f, double e, int ep, int t) {
         int experts = tf.experts().experts();
         int k = tf.experts().expertsPerToken();
         double routed = rows * k;
         double touched = tf.experts().expertsTouched(rows);
+        double expertRows = routed;
+        if (ep > 1) {
+            expertRows = routed / t;
+            touched = tf.experts().expertsTouched(rows * ep / t) / ep;
+        }
         linear(TensorKind.ROUTER, "router", count, rows, h, experts, 1, 0, 0);
         elementwise("top-k routing", AccessPattern.COPY, count, 5 * rows * experts,
                 rows * experts * e, rows * k * 2 * Defaults.FP32_BYTES, rows * k * 2 * Defaults.FP32_BYTES,
@@ -256,14 +345,19 @@ public final class TransformerPass {
                 routed * h * e, rows * h * e);
         double up = tf.activation().gated() ? 2 * f : f;
         if (tf.activation().gated()) {
-            linear(TensorKind.EXPERTS, "expert gate and up projections", count, routed, h, up, touched,
+            linear(TensorKind.EXPERTS, "expert gate and up projections", count, expertRows, h, up, touched,
                     lora(LoraTarget.GATE) + lora(LoraTarget.UP), loraColumns(LoraTarget.GATE, f) + loraColumns(LoraTarget.UP, f));
         } else {
-            linear(TensorKind.EXPERTS, "expert up projections", count, routed, h, up, touched,
+            linear(TensorKind.EXPERTS, "expert up projections", count, expertRows, h, up, touched,
                     lora(LoraTarget.UP), loraColumns(LoraTarget.UP, f));
         }
-        activation(count, routed, f, e);
-        linear(TensorKind.EXPERTS, "expert down projections", count, routed, f, h, touched,
+        RecomputeModule outer = module;
+        if (module != RecomputeModule.MOE || !s.recomputeModules().contains(RecomputeModule.MOE)) {
+            module = RecomputeModule.MOE_ACT;
+        }
+        activation(count, expertRows, f, e);
+        module = outer;
+        linear(TensorKind.EXPERTS, "expert down projections", count, expertRows, f, h, touched,
                 lora(LoraTarget.DOWN), loraColumns(LoraTarget.DOWN, h));
         elementwise("expert combine", AccessPattern.TRIAD, count, 2 * routed * h, routed * h * e + routed * 4,
                 rows * h * e, rows * h * e, routed * h * e);
@@ -314,7 +408,8 @@ public final class TransformerPass {
         double rows = shape.rows();
         // QK^T runs over the query/key head width, PV over the value head width (equal but in latent attention).
         double d = (tf.headDimension() + tf.valueHeadDimension()) / 2.0;
-        double keysPerQuery = shape.causal() ? causalKeysPerQuery(queries, keys) : keys;
+        double keysPerQuery = !Double.isNaN(shape.keysPerQuery()) ? Math.min(shape.keysPerQuery(), keys)
+                : shape.causal() ? causalKeysPerQuery(queries, keys) : keys;
         double kvBytes = shape.readsKvCache() ? s.kvCacheBytesPerElement() : e;
         double kvRead = batch * keys * cachedPerKey * kvBytes;
         double kvAppend = (shape.readsKvCache() || shape.writesKvCache()) ? rows * cachedPerKey * s.kvCacheBytesPerElement() : 0;
@@ -324,15 +419,15 @@ public final class TransformerPass {
         if (s.flashAttention()) {
             double flops = 4 * batch * heads * d * queries * keysPerQuery;
             double lse = batch * heads * queries * Defaults.FP32_BYTES;
-            int fused = forward.add(name, " (fused)", OperationClass.FORWARD, Kernel.ATTENTION, s.compute(),
+            int fused = forward.add(name, " (fused)", OperationClass.FORWARD, Kernel.ATTENTION, attentionPrecision(),
                     Placement.DEVICE, count, flops, modelFlops, qBytes + kvRead, qBytes + lse + kvAppend,
                     AccessPattern.READ);
             if (s.training()) {
                 // FlashAttention-2's backward runs five GEMMs to the forward's two (it recomputes P): 2.5x.
-                backward.add(name, " backward (fused)", OperationClass.BACKWARD, Kernel.ATTENTION, s.compute(),
+                backward.add(name, " backward (fused)", OperationClass.BACKWARD, Kernel.ATTENTION, attentionPrecision(),
                         Placement.DEVICE, count, 2.5 * flops, 2 * modelFlops, 3 * qBytes + kvRead + lse,
                         qBytes + kvRead, AccessPattern.READ);
-                if (recomputesEverything()) {
+                if (again()) {
                     // Training writes no KV cache (kvAppend is 0): the recompute is the forward kernel again.
                     forward.recomputed(fused);
                 }
@@ -343,7 +438,9 @@ public final class TransformerPass {
         double kBytes = batch * keys * kvDim * kvBytes;
         double vBytes = kBytes;
         double gemmFlops = 2 * scores * d;
-        boolean selective = s.training() && s.checkpointing() == Checkpointing.SELECTIVE;
+        // Selective checkpointing without named modules recomputes the attention core (Korthikanti et al.).
+        boolean selective = s.training() && s.checkpointing() == Checkpointing.SELECTIVE
+                && (s.recomputeModules().isEmpty() || s.recomputeModules().contains(RecomputeModule.CORE_ATTN));
         boolean again = recomputesEverything() || selective;
         // A batch of one product per (sequence, head): scores S = Q·Kᵀ (queries × keys over d), O = P·V (queries
         // × d over keys); the backward runs dP = dO·Vᵀ and dV = Pᵀ·dO, then dQ = dS·K and dK = dSᵀ·Q.
@@ -384,6 +481,15 @@ public final class TransformerPass {
                 2 * gemmFlops, 2 * scores * e + qBytes + kBytes, qBytes + kBytes);
         backward.shape(qkBackward, pairs, queries, d, keys, ProductShape.Layout.NN);
         backward.shape(qkBackward, pairs, keys, d, queries, ProductShape.Layout.TN);
+    }
+
+    /**
+     * The precision a fused attention kernel runs in: the setting's (training: {@link
+     * TrainingSetup#attentionComputePrecision}), else the GEMMs' (inference keeps the engine's GEMM precision, as its
+     * fit was made).
+     */
+    private Precision attentionPrecision() {
+        return s.attention() != null ? s.attention() : s.compute();
     }
 
     /**
@@ -470,7 +576,7 @@ public final class TransformerPass {
         double weights = inner * columns * matrices;
         double storedBytes = weights * s.weightBits(kind) / 8;
         double readBytes = storedBytes;
-        boolean again = recomputesEverything();
+        boolean again = again();
         int dequantize = -1;
         if (s.dequantizeWeights()) {
             // bitsandbytes unpacks NF4 into a 16-bit copy of the matrix before every GEMM that needs it.
@@ -556,7 +662,7 @@ public final class TransformerPass {
         if (backwardWork != null) {
             backward.rowWork(back, backwardWork, elements, rowLength);
         }
-        if (recomputesEverything()) {
+        if (again()) {
             forward.recomputed(op);
         }
     }

@@ -34,6 +34,18 @@ class TrainerTest {
     }
 
     @Test
+    void shouldRunEachTrainersAttentionKernelAsOfTheDay() {
+        assertEquals(membound.model.training.AttentionKernel.FA3, Trainer.parse("megatron").attentionKernel(null));
+        assertEquals(membound.model.training.AttentionKernel.FA2, Trainer.parse("llm-foundry").attentionKernel(null));
+        // PyTorch's scaled_dot_product_attention runs cuDNN attention on H100 since PyTorch 2.5 (2024-10-17).
+        assertEquals(membound.model.training.AttentionKernel.FA2,
+                Trainer.parse("pytorch-fsdp").attentionKernel(java.time.LocalDate.parse("2024-05-09")));
+        assertEquals(membound.model.training.AttentionKernel.FA3,
+                Trainer.parse("pytorch-fsdp").attentionKernel(java.time.LocalDate.parse("2025-10-06")));
+        assertEquals(membound.model.training.AttentionKernel.FA3, Trainer.parse("pytorch-fsdp").attentionKernel(null));
+    }
+
+    @Test
     void shouldNameTheCloseMatchesOfAnUnknownTrainer() {
         BadInputException e = assertThrows(BadInputException.class, () -> Trainer.parse("megatorn"));
         assertTrue(e.getMessage().contains("trainer=megatorn") && e.getMessage().contains("megatron"), e.getMessage());

@@ -38,10 +38,25 @@ class TrainingSetupTest {
     }
 
     @Test
-    void shouldRefuseAPipelineThatDoesNotDivideTheLayers() {
-        TrainingSetup setup = TrainingSetup.builder().parallelism(new Parallelism(1, 1, 3, 0, null)).build();
-        BadInputException e = assertThrows(BadInputException.class, () -> Estimator.predict(llama1b, setup, machine));
-        assertEquals("pipelineParallel must divide layers (16 in llama-3.2-1b): pipelineParallel=3", e.getMessage());
+    void shouldPaceAnUnevenPipelineByItsFullestStageAndRefuseMoreChunksThanLayers() {
+        TrainingSetup uneven = TrainingSetup.builder().gradientAccumulation(8)
+                .parallelism(new Parallelism(1, 1, 3, 0, null)).build();
+        StepPlan plan = Estimator.plan(llama1b, uneven, machine);
+        assertTrue(plan.notes().stream().anyMatch(n -> n.contains("the fullest stage, 6 layers")), plan.notes().toString());
+        // 16 layers over 3 stages: the fullest holds 6 (x 8 micro-batches), and the output layer sits on another.
+        assertEquals(6 * 8, plan.operations().stream().filter(o -> o.name().equals("qkv projection")).findFirst()
+                .orElseThrow().count(), 1e-9);
+        assertTrue(plan.operations().stream().noneMatch(o -> o.name().startsWith("output projection")));
+        TrainingSetup four = TrainingSetup.builder().gradientAccumulation(8)
+                .parallelism(new Parallelism(1, 1, 4, 0, null)).build();
+        assertTrue(Estimator.plan(llama1b, four, machine).operations().stream()
+                .anyMatch(o -> o.name().startsWith("output projection")), "an even split keeps the head on the last stage");
+        TrainingSetup tooMany = TrainingSetup.builder()
+                .parallelism(new Parallelism(1, 1, 4, 1, 5, 1, 0, 0, null, 1)).build();
+        BadInputException e = assertThrows(BadInputException.class, () -> Estimator.predict(llama1b, tooMany, machine));
+        assertEquals("pipeline stages x virtual stages must be at most the layers + 2 (16 in llama-3.2-1b; each chunk "
+                + "holds a layer, the embedding or the loss, as Megatron's account_for_embedding_in_pipeline_split and "
+                + "account_for_loss_in_pipeline_split place them): pipelineParallel=4, virtualStages=5", e.getMessage());
     }
 
     @Test

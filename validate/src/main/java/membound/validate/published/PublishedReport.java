@@ -60,8 +60,8 @@ public final class PublishedReport {
                     + "the prediction without the fitted terms. A measured column of \"-\": the catalog has no "
                     + "published measurement of that hardware.\n");
         }
-        out.append("\nfitted terms (fitted on the fit rows only, by the median |log(predicted/published)|,\nmeasured "
-                + "basis where the hardware has one" + (rows ? "" : "; efficiencies without their '-efficiency'; "
+        out.append("\nfitted terms (fitted on the fit rows only, by the median |log(predicted/published)|, training's by its\n"
+                + "mean; measured basis where the hardware has one" + (rows ? "" : "; efficiencies without their '-efficiency'; "
                 + "--rows names every row") + "):\n");
         java.util.Map<String, List<Term>> inferenceGroups = new java.util.LinkedHashMap<>();
         for (Term t : result.terms()) {
@@ -73,7 +73,7 @@ public final class PublishedReport {
             }
             // What each term means is one --rows away: by default a term is its value and the rows it was fitted on.
             out.append(String.format(Locale.ROOT, "  %-44s %8.4f %-2s %s%s%s%n", t.name(), t.value(), t.unit(),
-                    rows ? t.meaning() + "; " : "", "fitted on " + (t.fittedOn().isEmpty() ? "no row" : rows || t.fittedOn().size() <= 12 ? rows(t.fittedOn())
+                    rows ? t.meaning() + "; " : "", "fitted on " + (t.fittedOn().isEmpty() ? "no row" : rows || t.fittedOn().size() <= 8 ? rows(t.fittedOn())
                             : t.fittedOn().size() + " rows (--rows lists them)"),
                     t.atBound() == null ? "" : "; AT ITS " + t.atBound().toUpperCase(Locale.ROOT)
                             + (rows ? ": the model's structure does not fit these rows" : "")));
@@ -111,8 +111,8 @@ public final class PublishedReport {
         }
         List<RowResult> asideRows = result.rows().stream().filter(r -> r.row().aside() != null).toList();
         if (!asideRows.isEmpty() && !rows) {
-            out.append("\nset aside: ").append(String.join(", ", asideRows.stream().map(r -> r.row().id()).toList()))
-                    .append(" (each with its reason: --rows)\n");
+            out.append('\n').append(wrapped("set aside: ", String.join(", ", asideRows.stream().map(r -> r.row().id())
+                    .toList()) + " (each with its reason: --rows)"));
         } else if (!asideRows.isEmpty()) {
             out.append("\nset aside:\n");
             asideRows.forEach(r -> out.append(wrapped("  " + r.row().id() + ": ", r.row().aside())));

@@ -55,7 +55,26 @@ public record PublishedRow(int line, String id, Kind kind, boolean heldOut, Stri
         return at < 0 ? null : Precision.parse(weights.substring(at + ";kv=".length()));
     }
 
+    /** Training throughput per device: the unit the model predicts. */
+    public static final String TOKENS_PER_DEVICE = "tokens/s/device";
+    /** Sequences of the row's length per second of the whole job (MLPerf's logged throughput). */
+    public static final String SAMPLES = "samples/s";
+    /** Seconds per optimizer step of the whole job (tokens per step: sequence x micro-batch x accumulation x data parallel). */
+    public static final String SECONDS_PER_STEP = "s/step";
+    /** Decode and prefill throughput of one device. */
+    public static final String TOKENS = "tokens/s";
+    /**
+     * A prefill published as a time to first token, converted to prompt tokens over that time: the time also holds the
+     * first decode step.
+     */
+    public static final String TIME_TO_FIRST_TOKEN = "tokens/s (prompt tokens / time to first token)";
+
     public String split() {
         return heldOut ? "held-out" : "fit";
+    }
+
+    /** Whether the figure is time per unit of work (seconds per step): its error compares rates, published / predicted - 1. */
+    public boolean timePerWork() {
+        return SECONDS_PER_STEP.equals(unit);
     }
 }

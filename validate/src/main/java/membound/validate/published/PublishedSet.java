@@ -91,6 +91,16 @@ public final class PublishedSet {
                 throw new BadInputException(origin + " line " + number + ": split must follow the rule (every third "
                         + kind.label() + " row held out): split=" + f[2]);
             }
+            boolean unitKnown = kind == Kind.TRAINING ? f[15].equals(PublishedRow.TOKENS_PER_DEVICE)
+                    || f[15].equals(PublishedRow.SAMPLES) || f[15].equals(PublishedRow.SECONDS_PER_STEP)
+                    : f[15].equals(PublishedRow.TOKENS)
+                    || kind == Kind.PREFILL && f[15].equals(PublishedRow.TIME_TO_FIRST_TOKEN);
+            if (!unitKnown) {
+                throw new BadInputException(origin + " line " + number + ": unit must be " + (kind == Kind.TRAINING
+                        ? "tokens/s/device, samples/s or s/step" : kind == Kind.PREFILL ? "tokens/s or "
+                        + PublishedRow.TIME_TO_FIRST_TOKEN : "tokens/s") + " for a " + kind.label() + " row: unit="
+                        + f[15]);
+            }
             if (f[16].isBlank() || f[17].isBlank()) {
                 throw new BadInputException(origin + " line " + number + ": a row must name its source and quote it");
             }

@@ -38,7 +38,8 @@ import membound.vocabulary.Precision;
  * profile and measures nothing: the "measured" basis is the catalog's published third-party measurements
  * (where the hardware has them), the "datasheet" basis its datasheet figures.
  *
- * <p>Fitted terms, each a one-parameter scale fitted by minimising the median |log(predicted/published)| of
+ * <p>Fitted terms, each a one-parameter scale fitted by minimising the median |log(predicted/published)| (the training
+ * terms: its mean, as a term only a minority of a group's rows tell, an FP8 efficiency say, leaves the median flat) of
  * its fit rows on the measured basis (the datasheet basis where a row's hardware has no measured one):
  * decode bandwidth efficiency (one for every engine: the fraction of the basis's memory bandwidth decode
  * kernels reach), prefill GEMM efficiency per engine (the fraction of the ceiling at the engine's GEMM
@@ -81,12 +82,17 @@ public final class PublishedValidation {
     public record RowResult(PublishedRow row, double rawMeasured, double rawDatasheet, double measured,
                             double datasheet, String terms, String basis) {
 
+        /** The error of the rate predicted on the measured basis: a row published as time per step compares rates. */
         public double measuredError() {
-            return (measured - row.published()) / row.published();
+            return error(measured);
         }
 
         public double datasheetError() {
-            return (datasheet - row.published()) / row.published();
+            return error(datasheet);
+        }
+
+        private double error(double predicted) {
+            return row.timePerWork() ? row.published() / predicted - 1 : (predicted - row.published()) / row.published();
         }
 
         /** The error on the measured basis where the hardware has one, else on the datasheet basis. */
@@ -265,8 +271,8 @@ public final class PublishedValidation {
                             ", its kernels at the decode's %.2f us each", v[2] * 1e6) : "");
             case TRAINING -> String.format(java.util.Locale.ROOT, "%s.compute-efficiency = %.4f, "
                     + "%s.fp8-compute-efficiency = %.4f, %s.attention-efficiency = %.4f, %s.memory-efficiency = %.4f, "
-                    + "%s.per-operation = %.2f us", group, v[0], group, v[1], group, v[2], group, v[3], group,
-                    v[4] * 1e6);
+                    + "%s.expert-efficiency = %.4f, %s.per-operation = %.2f us", group, v[0], group, v[1], group, v[2],
+                    group, v[3], group, v[4], group, v[5] * 1e6);
         };
     }
 
@@ -280,11 +286,8 @@ public final class PublishedValidation {
         return engines;
     }
 
-    /**
-     * The unit of a prefill row published as a time to first token, converted to prompt tokens over that time: the time
-     * also holds the first decode step.
-     */
-    static final String TIME_TO_FIRST_TOKEN = "tokens/s (prompt tokens / time to first token)";
+    /** The unit of a prefill published as a time to first token ({@link PublishedRow#TIME_TO_FIRST_TOKEN}). */
+    static final String TIME_TO_FIRST_TOKEN = PublishedRow.TIME_TO_FIRST_TOKEN;
 
     /** Prefill forms searched: 0 = GEMM and traffic overlapped per operation (the roofline's max), 1 = added. */
     private static final double[] PREFILL_FORMS = {0, 1};
@@ -340,7 +343,8 @@ public final class PublishedValidation {
     }
 
     /**
-     * Fits one group's terms on its fit rows: the value(s) with the least median |log(predicted/published)|.
+     * Fits one group's terms on its fit rows: the value(s) with the least median |log(predicted/published)| (training:
+     * the least mean, {@link #trainingCost}).
      * Efficiencies are searched over 0.01 .. 1 (a kernel does not beat the ceiling it is measured against), the
      * decode bandwidth efficiency over 0.01 .. 1.5 (the measured basis's read kernel is not the fastest possible);
      * training searches its three terms on their grids ({@link #COMPUTE}, {@link #MEMORY}, {@link #PER_OPERATION}).
@@ -552,10 +556,17 @@ public final class PublishedValidation {
     }
 
     /** The training terms, in {@link Overheads}' order, and the value of each that leaves the roofline as it is. */
-    private static final int TRAINING_TERMS = 5;
-    private static final double[] NO_TERMS = {1, 1, 1, 1, 0};
+    private static final int TRAINING_TERMS = 6;
+
+    /**
+     * The fit rows a trainer's term must move for the trainer to get a value of its own: fewer leave it at the typical
+     * trainer's, as a handful of rows of another kind (Megatron-Bridge's three BF16 rows, all mixtures of experts) would
+     * otherwise set what every prediction of that kind takes.
+     */
+    static final int MIN_TELLING_ROWS = 5;
+    private static final double[] NO_TERMS = {1, 1, 1, 1, 1, 0};
     private static final String[] TRAINING_NAMES = {"compute-efficiency", "fp8-compute-efficiency",
-        "attention-efficiency", "memory-efficiency", "per-operation"};
+        "attention-efficiency", "memory-efficiency", "expert-efficiency", "per-operation"};
 
     /**
      * The five training terms: a full search on every fifth point of each grid, then coordinate descent over the
@@ -565,17 +576,22 @@ public final class PublishedValidation {
      */
     private static void fitTraining(List<Term> terms, Map<String, double[]> values, List<Prepared> rows, String group,
                                     String engine, List<String> ids, String noRow) {
-        double[][] grids = {COMPUTE, COMPUTE, ATTENTION, MEMORY, PER_OPERATION};
+        double[][] grids = {COMPUTE, COMPUTE, ATTENTION, MEMORY, COMPUTE, PER_OPERATION};
         double[] typical = values.get(Kind.TRAINING.label() + "." + TYPICAL);
         boolean[] identified = new boolean[TRAINING_TERMS];
+        int[] telling = new int[TRAINING_TERMS];
         for (int term = 0; term < TRAINING_TERMS; term++) {
             double[] low = NO_TERMS.clone();
             double[] high = NO_TERMS.clone();
             low[term] = grids[term][0];
             high[term] = grids[term][grids[term].length - 1];
             for (Prepared p : rows) {
-                identified[term] |= p.fitted(low) != p.fitted(high);
+                if (p.fitted(low) != p.fitted(high)) {
+                    telling[term]++;
+                }
             }
+            // A trainer's own value needs MIN_TELLING_ROWS rows that move with it; the typical trainer's any row.
+            identified[term] = telling[term] >= (typical == null ? 1 : MIN_TELLING_ROWS);
         }
         int[] best = new int[TRAINING_TERMS];
         for (int term = 0; term < TRAINING_TERMS; term++) {
@@ -654,11 +670,15 @@ public final class PublishedValidation {
                     + "(Overheads.attentionEfficiency)",
             "fraction of the basis's memory bandwidth " + who + " memory-bound device kernels (norms, activations, "
                     + "optimizer) reach (Overheads.memoryEfficiency)",
+            "fraction of the GEMM ceiling " + who + " routed experts' GEMMs of a mixture of experts reach, in any "
+                    + "precision (Overheads.expertEfficiency)",
             "fixed cost per operation run: launch, dispatch, synchronisation (Overheads.perOperationSeconds)"};
         for (int term = 0; term < TRAINING_TERMS; term++) {
             boolean own = fitted && (identified[term] || typical == null);
             String why = !fitted ? noRow : own ? ""
-                    : " (not told by these rows: changing it moves none of them; the typical trainer's value)";
+                    : telling[term] == 0 ? " (not told by these rows: changing it moves none of them; the typical "
+                    + "trainer's value)" : " (told by " + telling[term] + " of these rows, fewer than "
+                    + MIN_TELLING_ROWS + ": the typical trainer's value)";
             double value = term == TRAINING_TERMS - 1 ? v[term] * 1e6 : v[term];
             double[] grid = grids[term];
             String bound = !own ? null : atBound(v[term], term == TRAINING_TERMS - 1 ? Double.NaN : grid[0],
@@ -676,14 +696,20 @@ public final class PublishedValidation {
         return v;
     }
 
+    /**
+     * The training fit's cost: the mean |log(predicted/published)| of the group's fit rows. The median left terms that
+     * only a minority of the rows tell (FP8, 16-bit or attention efficiency in a group of mostly other rows) free to go
+     * anywhere so long as those rows stayed above the median; the mean gives every row a say and stays robust, a row's
+     * pull growing only linearly with its error.
+     */
     private static double trainingCost(List<Prepared> rows, double[][] grids, int[] at, double[] typical,
                                        boolean[] identified) {
         double[] v = point(grids, at, typical, identified);
-        double[] errors = new double[rows.size()];
-        for (int j = 0; j < rows.size(); j++) {
-            errors[j] = Math.abs(Math.log(rows.get(j).fitted(v) / rows.get(j).row.published()));
+        double sum = 0;
+        for (Prepared row : rows) {
+            sum += Math.abs(Math.log(row.fitted(v) / row.row.published()));
         }
-        return median(errors);
+        return sum / rows.size();
     }
 
     /** Which end of its search range a fitted value sits on, or null inside it. */
@@ -788,22 +814,49 @@ public final class PublishedValidation {
         for (Basis basis : new Basis[] {Basis.MEASURED, Basis.DATASHEET}) {
             int b = basis.ordinal();
             raw[b] = Estimator.step(tf, setup, machine, basis).stepSeconds();
-            Ceilings ceilings = Ceilings.of(machine, basis, setup.tenants(),
-                    Estimator.parallelLink(machine, setup.parallelism()));
-            // The three sums the terms scale: compute-bound seconds, memory-bound seconds, operation runs.
-            parts[b] = Overheads.parts(plan.operations(), Roofline.evaluate(plan.operations(), ceilings));
+            Ceilings ceilings = Ceilings.withLinks(machine, basis, setup.tenants(),
+                    Estimator.links(machine, setup.parallelism()), setup.attentionKernel());
+            // The sums the terms scale: compute-bound seconds by kind, memory-bound seconds, operation runs (the
+            // pipeline's passes counted with their bubble).
+            parts[b] = Overheads.parts(plan.operations(), Roofline.evaluate(plan.operations(), ceilings),
+                    Estimator.passScale(setup));
         }
         double runs = parts[Basis.MEASURED.ordinal()][TRAINING_TERMS - 1];
         double tokens = setup.tokensPerStep();
         double operationRuns = runs;
         String note = "trainer " + row.engine() + ": " + devices + " device(s), " + row.parallel() + ", recompute "
                 + row.recompute() + ", " + row.finetune() + String.format(java.util.Locale.ROOT,
-                ", %.0f operation runs per step", operationRuns);
+                ", %.0f operation runs per step", operationRuns) + unitNote(row, setup, devices);
         int mi = Basis.MEASURED.ordinal();
         int di = Basis.DATASHEET.ordinal();
-        Model m = v -> !hasMeasured ? Double.NaN : tokens / devices / (raw[mi] + added(parts[mi], v));
-        Model d = v -> tokens / devices / (raw[di] + added(parts[di], v));
+        Model m = v -> !hasMeasured ? Double.NaN : inUnit(row, tokens, devices, raw[mi] + added(parts[mi], v));
+        Model d = v -> inUnit(row, tokens, devices, raw[di] + added(parts[di], v));
         return new Prepared(row, m, d, hasMeasured, note, null, 0);
+    }
+
+    /**
+     * A predicted step in the row's unit: tokens per second per device, samples (sequences of the row's length) per
+     * second of the whole job, or seconds per optimizer step.
+     */
+    static double inUnit(PublishedRow row, double tokensPerStep, int devices, double stepSeconds) {
+        return switch (row.unit()) {
+            case PublishedRow.TOKENS_PER_DEVICE -> tokensPerStep / devices / stepSeconds;
+            case PublishedRow.SAMPLES -> tokensPerStep / row.tokens() / stepSeconds;
+            case PublishedRow.SECONDS_PER_STEP -> stepSeconds;
+            default -> throw new IllegalStateException(row.unit());
+        };
+    }
+
+    private static String unitNote(PublishedRow row, TrainingSetup setup, int devices) {
+        return switch (row.unit()) {
+            case PublishedRow.SAMPLES -> String.format(java.util.Locale.ROOT, "; samples/s of the whole job, a sample "
+                    + "%d tokens: %,.0f tokens/s/device published", row.tokens(),
+                    row.published() * row.tokens() / devices);
+            case PublishedRow.SECONDS_PER_STEP -> String.format(java.util.Locale.ROOT, "; seconds per step of %,d "
+                    + "tokens: %,.0f tokens/s/device published", setup.tokensPerStep(),
+                    setup.tokensPerStep() / row.published() / devices);
+            default -> "";
+        };
     }
 
     /** What the terms add to a step: the efficiencies scale their parts by (1/e - 1), the last is seconds per run. */
@@ -815,51 +868,144 @@ public final class PublishedValidation {
         return s + parts[TRAINING_TERMS - 1] * v[TRAINING_TERMS - 1];
     }
 
+    /**
+     * A training row's setup from its columns. {@code parallel}: comma-separated {@code dpN} (data parallel), {@code tpN}
+     * (tensor), {@code ppN} (pipeline), {@code cpN} (context), {@code vpN} (virtual stages per device: interleaved
+     * 1F1B), {@code epN} (expert parallel), {@code zeroS} (ZeRO stage: 1 = Megatron's distributed optimizer, 3 = FSDP),
+     * {@code shardN} (hybrid sharding: ZeRO-3 inside groups of N replicas), {@code nodesN} (N nodes of equal size) or
+     * {@code nvlN} (NVLink domains of at most N GPUs, as GB200 NVL72 racks: the devices fill domains of the largest
+     * divisor of their count not above N); {@code -} for one device. {@code recompute}: {@code none}, {@code
+     * selective} (the attention core), {@code selective:m1,m2} (Megatron's recompute_modules), {@code full}, {@code
+     * full:N} (N layers of each stage). {@code finetune}: {@code full}, {@code lora} or {@code qlora}, optionally
+     * {@code :rN} (rank) and {@code :targets} (q,k,v,o,gate,up,down or all); without them the project's default rank 16
+     * on every linear layer.
+     */
     static TrainingSetup trainingSetup(PublishedRow row) {
         Parallelism parallelism = Parallelism.SINGLE;
         if (!row.parallel().equals("-")) {
             int dp = 1;
             int tp = 1;
             int pp = 1;
+            int cp = 1;
+            int vp = 1;
+            int ep = 1;
             int zero = 0;
-            int nodes = 1;
+            int shard = 0;
+            int nodes = 0;
+            int domain = 0;
             for (String part : row.parallel().split(",")) {
-                if (part.startsWith("dp")) {
-                    dp = Integer.parseInt(part.substring(2));
-                } else if (part.startsWith("tp")) {
-                    tp = Integer.parseInt(part.substring(2));
-                } else if (part.startsWith("pp")) {
-                    pp = Integer.parseInt(part.substring(2));
-                } else if (part.startsWith("zero")) {
-                    zero = Integer.parseInt(part.substring(4));
-                } else if (part.startsWith("nodes")) {
-                    nodes = Integer.parseInt(part.substring(5));
-                } else {
-                    throw new BadInputException("published.tsv line " + row.line() + ": parallel must be dpN[,tpN][,ppN][,zeroS][,nodesN]: "
-                            + "parallel=" + row.parallel());
+                try {
+                    if (part.startsWith("dp")) {
+                        dp = Integer.parseInt(part.substring(2));
+                    } else if (part.startsWith("tp")) {
+                        tp = Integer.parseInt(part.substring(2));
+                    } else if (part.startsWith("pp")) {
+                        pp = Integer.parseInt(part.substring(2));
+                    } else if (part.startsWith("cp")) {
+                        cp = Integer.parseInt(part.substring(2));
+                    } else if (part.startsWith("vp")) {
+                        vp = Integer.parseInt(part.substring(2));
+                    } else if (part.startsWith("ep")) {
+                        ep = Integer.parseInt(part.substring(2));
+                    } else if (part.startsWith("zero")) {
+                        zero = Integer.parseInt(part.substring(4));
+                    } else if (part.startsWith("shard")) {
+                        shard = Integer.parseInt(part.substring(5));
+                    } else if (part.startsWith("nodes")) {
+                        nodes = Integer.parseInt(part.substring(5));
+                    } else if (part.startsWith("nvl")) {
+                        domain = Integer.parseInt(part.substring(3));
+                    } else {
+                        throw new NumberFormatException(part);
+                    }
+                } catch (NumberFormatException e) {
+                    throw new BadInputException("published.tsv line " + row.line() + ": parallel must be dpN[,tpN][,ppN]"
+                            + "[,cpN][,vpN][,epN][,zeroS][,shardN][,nodesN|nvlN]: parallel=" + row.parallel());
                 }
             }
-            parallelism = new Parallelism(dp, tp, pp, zero, null, nodes);
+            if (nodes > 0 && domain > 0) {
+                throw new BadInputException("published.tsv line " + row.line() + ": parallel must name nodesN or nvlN, "
+                        + "not both: parallel=" + row.parallel());
+            }
+            int devices = dp * tp * pp * cp;
+            if (domain > 0) {
+                nodes = devices / largestDivisorAtMost(devices, domain);
+            }
+            parallelism = new Parallelism(dp, tp, pp, cp, vp, ep, zero, shard, null, Math.max(1, nodes));
         }
-        Precision precision = Precision.parse(row.weights());
-        FineTuning fineTuning = switch (row.finetune()) {
+        // "fp8+attention": the attention kernels in the GEMMs' precision too (Transformer Engine's FP8 attention).
+        boolean lowPrecisionAttention = row.weights().endsWith("+attention");
+        Precision precision = Precision.parse(lowPrecisionAttention
+                ? row.weights().substring(0, row.weights().length() - "+attention".length()) : row.weights());
+        String[] tuning = row.finetune().split(":");
+        int rank = membound.model.Defaults.LORA_RANK;
+        java.util.Set<LoraTarget> targets = LoraTarget.allLinear();
+        for (int i = 1; i < tuning.length; i++) {
+            if (tuning[i].matches("r[0-9]+")) {
+                rank = Integer.parseInt(tuning[i].substring(1));
+            } else {
+                targets = LoraTarget.parseList(tuning[i]);
+            }
+        }
+        if (tuning[0].equals("full") && tuning.length > 1) {
+            throw new BadInputException("published.tsv line " + row.line() + ": full fine-tuning takes no rank or "
+                    + "targets: finetune=" + row.finetune());
+        }
+        FineTuning fineTuning = switch (tuning[0]) {
             case "full" -> FineTuning.full();
-            case "lora" -> FineTuning.lora(membound.model.Defaults.LORA_RANK, LoraTarget.allLinear());
-            case "qlora" -> FineTuning.qlora(membound.model.Defaults.LORA_RANK, LoraTarget.allLinear());
-            default -> throw new BadInputException("published.tsv line " + row.line() + ": finetune must be full, lora "
-                    + "or qlora: finetune=" + row.finetune());
+            case "lora" -> FineTuning.lora(rank, targets);
+            case "qlora" -> FineTuning.qlora(rank, targets);
+            default -> throw new BadInputException("published.tsv line " + row.line() + ": finetune must be full, "
+                    + "lora[:rN][:targets] or qlora[:rN][:targets]: finetune=" + row.finetune());
+        };
+        String[] recompute = row.recompute().split(":", 2);
+        Checkpointing checkpointing = switch (recompute[0]) {
+            case "none" -> Checkpointing.NONE;
+            case "selective" -> Checkpointing.SELECTIVE;
+            case "full" -> Checkpointing.FULL;
+            default -> throw new BadInputException("published.tsv line " + row.line() + ": recompute must be none, "
+                    + "selective[:modules] or full[:layers]: recompute=" + row.recompute());
         };
         TrainingSetup.Builder b = TrainingSetup.builder().steps(1).sequenceLength(row.tokens())
                 .microBatchSize(row.batch()).gradientAccumulation(row.accumulation())
-                .checkpointing(row.recompute().equals("full") ? Checkpointing.FULL : Checkpointing.NONE)
-                .flashAttention(true).parallelism(parallelism).fineTuning(fineTuning).overlapCommunication(true);
-        if (precision == Precision.FP8) {
-            // FP8 training (Transformer Engine, as llm-foundry's amp_fp8): FP8 GEMMs, BF16 weights and activations.
-            b.precision(Precision.BF16).activationPrecision(Precision.FP8);
+                .checkpointing(checkpointing)
+                .flashAttention(true).parallelism(parallelism).fineTuning(fineTuning).overlapCommunication(true)
+                // The row's trainer's attention kernel on the day the figure was published (trainers.tsv).
+                .attentionKernel(membound.model.trainer.Trainer.parse(row.engine()).attentionKernel(row.date()));
+        if (recompute.length > 1 && checkpointing == Checkpointing.SELECTIVE) {
+            b.recomputeModules(membound.model.training.RecomputeModule.parseList(recompute[1]));
+        } else if (recompute.length > 1 && checkpointing == Checkpointing.FULL) {
+            try {
+                b.recomputeLayers(Integer.parseInt(recompute[1]));
+            } catch (NumberFormatException e) {
+                throw new BadInputException("published.tsv line " + row.line() + ": recompute full takes a layer "
+                        + "count: recompute=" + row.recompute());
+            }
+        } else if (recompute.length > 1) {
+            throw new BadInputException("published.tsv line " + row.line() + ": recompute none takes nothing after it: "
+                    + "recompute=" + row.recompute());
+        }
+        if (precision.bits() <= 8) {
+            // Low-precision training (Transformer Engine: FP8, MXFP8, NVFP4): GEMMs in that format, BF16 weights,
+            // activations and attention (FP8 attention where the row says "+attention"), FP32 master copies.
+            b.precision(Precision.BF16).activationPrecision(precision);
+            if (lowPrecisionAttention) {
+                b.attentionPrecision(precision == Precision.NVFP4 ? Precision.FP8 : precision);
+            }
         } else {
             b.precision(precision);
         }
         return b.build();
+    }
+
+    /** The largest divisor of {@code n} not above {@code most}: how many GPUs of a job share each NVLink domain. */
+    static int largestDivisorAtMost(int n, int most) {
+        for (int d = Math.min(n, most); d > 1; d--) {
+            if (n % d == 0) {
+                return d;
+            }
+        }
+        return 1;
     }
 
     /** Whether a catalog machine has any published third-party measurement (the measured basis). */

@@ -13,8 +13,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The published set's config.json files are the model corpus's copies, byte for byte (where their sources and
- * parameter counts are checked), and each is listed with its address in the set's SOURCES.md.
+ * The published set's config.json files that the model's config corpus also holds are its copies, byte for byte (where
+ * their sources and parameter counts are checked); every file is listed with its address in the set's SOURCES.md.
  */
 class ConfigCopiesTest {
 
@@ -32,9 +32,11 @@ class ConfigCopiesTest {
         for (Path config : configs) {
             String name = config.getFileName().toString();
             Path copy = CORPUS.resolve(name);
-            assertTrue(Files.isRegularFile(copy), name + " is not in the model's config corpus");
-            assertArrayEquals(Files.readAllBytes(copy), Files.readAllBytes(config), name + " differs from the corpus");
-            assertTrue(sources.contains("| " + name + " | https://"), name + " has no address in SOURCES.md");
+            if (Files.isRegularFile(copy)) {
+                assertArrayEquals(Files.readAllBytes(copy), Files.readAllBytes(config), name + " differs from the corpus");
+            }
+            assertTrue(sources.lines().anyMatch(l -> l.startsWith("| " + name + " | ") && l.contains("https://")),
+                    name + " has no address in SOURCES.md");
         }
     }
 }

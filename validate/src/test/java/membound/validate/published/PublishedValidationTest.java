@@ -99,10 +99,10 @@ class PublishedValidationTest {
             List<Double> errors = new ArrayList<>();
             for (RowResult r : RESULT.rows()) {
                 if (r.row().kind() == s.kind() && r.row().heldOut() && r.row().aside() == null) {
-                    double error = (r.measured() - r.row().published()) / r.row().published();
-                    if (!Double.isFinite(error)) {
-                        error = (r.datasheet() - r.row().published()) / r.row().published();
-                    }
+                    // A rate's error; a row published as seconds per step compares rates: published / predicted - 1.
+                    double predicted = Double.isFinite(r.measured()) ? r.measured() : r.datasheet();
+                    double error = r.row().timePerWork() ? r.row().published() / predicted - 1
+                            : (predicted - r.row().published()) / r.row().published();
                     errors.add(Math.abs(error));
                 }
             }
@@ -112,6 +112,80 @@ class PublishedValidationTest {
                     s.kind().label(), 100 * s.medianPrimary(), s.heldOut(), 100 * s.target()));
         }
         System.out.print(report);
+    }
+
+    private static PublishedRow row(String id) {
+        return PublishedSet.load().rows().stream().filter(r -> r.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void shouldReadEveryParallelNotationOfTheSet() {
+        // l148: DGX-GB200, 256 GPUs, TP 4 x PP 16 x VP 4, DP 4, the distributed optimizer, in NVL72 racks.
+        var p = PublishedValidation.trainingSetup(row("l148")).parallelism();
+        assertEquals(List.of(4, 4, 16, 1, 4, 1, 1, 0), List.of(p.dataParallel(), p.tensorParallel(),
+                p.pipelineParallel(), p.contextParallel(), p.virtualStages(), p.expertParallel(), p.zeroStage(),
+                p.shardGroup()));
+        assertEquals(256, p.devices());
+        assertEquals(64, p.devicesPerNode(), "256 GPUs fill NVLink domains of 64, the largest divisor not above 72");
+        assertEquals(72, PublishedValidation.largestDivisorAtMost(144, 72));
+        assertEquals(8, PublishedValidation.largestDivisorAtMost(8, 72));
+        var moe = PublishedValidation.trainingSetup(row("l169"));
+        assertEquals(32, moe.parallelism().expertParallel());
+        assertEquals(java.util.Set.of(membound.model.training.RecomputeModule.MLA_UP_PROJ,
+                membound.model.training.RecomputeModule.MLP), moe.recomputeModules());
+        var hybrid = PublishedValidation.trainingSetup(row("l217")).parallelism();
+        assertEquals(8, hybrid.shardGroup());
+        assertEquals(5, PublishedValidation.trainingSetup(row("l25")).recomputeLayers());
+        var lora = PublishedValidation.trainingSetup(row("l225")).fineTuning();
+        assertEquals(16, lora.rank());
+        assertEquals(java.util.EnumSet.of(membound.model.training.LoraTarget.Q, membound.model.training.LoraTarget.K,
+                membound.model.training.LoraTarget.V, membound.model.training.LoraTarget.O), lora.targets());
+        assertEquals(membound.vocabulary.Precision.FP8, PublishedValidation.trainingSetup(row("l225"))
+                .attentionComputePrecision(), "FP8_DPA=1: FP8 attention");
+        assertEquals(membound.vocabulary.Precision.BF16, PublishedValidation.trainingSetup(row("l226"))
+                .attentionComputePrecision(), "FP8_DPA=0: attention in 16 bits");
+    }
+
+    @Test
+    void shouldRefuseAParallelTokenOrAUnitItDoesNotKnow() {
+        PublishedRow base = row("l148");
+        PublishedRow odd = new PublishedRow(base.line(), base.id(), base.kind(), base.heldOut(), base.model(),
+                base.engine(), base.hardware(), base.weights(), base.batch(), base.tokens(), base.context(),
+                base.accumulation(), "dp4,tp4,pp16,xp4", base.recompute(), base.finetune(), base.published(),
+                base.unit(), base.source(), base.quote(), base.aside(), base.date());
+        BadInputException e = assertThrows(BadInputException.class, () -> PublishedValidation.trainingSetup(odd));
+        assertTrue(e.getMessage().endsWith("parallel must be dpN[,tpN][,ppN][,cpN][,vpN][,epN][,zeroS][,shardN]"
+                + "[,nodesN|nvlN]: parallel=dp4,tp4,pp16,xp4"), e.getMessage());
+        String header = PublishedSet.text(PublishedSet.RESOURCE).lines().findFirst().orElseThrow();
+        String line = PublishedSet.text(PublishedSet.RESOURCE).lines().filter(l -> l.startsWith("l1\t"))
+                .findFirst().orElseThrow().replace("\ttokens/s/device\t", "\ttokens/hour\t");
+        BadInputException unit = assertThrows(BadInputException.class,
+                () -> PublishedSet.parse(header + "\n" + line + "\n", "test"));
+        assertTrue(unit.getMessage().endsWith("unit must be tokens/s/device, samples/s or s/step for a training row: "
+                + "unit=tokens/hour"), unit.getMessage());
+    }
+
+    @Test
+    void shouldPredictSamplesAndStepTimesInTheRowsOwnUnits() {
+        // MLPerf logs samples (sequences of 8192 tokens) per second of the job, and GPT-3's seconds per step.
+        PublishedRow samples = row("l232");
+        double tokensPerStep = 9.0 * 8192;
+        assertEquals(9.0 / 2, PublishedValidation.inUnit(samples, tokensPerStep, 72, 2.0), 1e-12);
+        PublishedRow step = row("l235");
+        assertTrue(step.timePerWork());
+        assertEquals(18.5, PublishedValidation.inUnit(step, 4_194_304, 256, 18.5), 0);
+        RowResult r = RESULT.rows().stream().filter(x -> x.row().id().equals("l235")).findFirst().orElseThrow();
+        assertEquals(r.row().published() / r.measured() - 1, r.measuredError(), 1e-12,
+                "a step time's error compares rates");
+    }
+
+    @Test
+    void shouldNameATrainerOfTheTableForEveryTrainingRow() {
+        for (PublishedRow r : PublishedSet.load().rows()) {
+            if (r.kind() == Kind.TRAINING) {
+                membound.model.trainer.Trainer.parse(r.engine());
+            }
+        }
     }
 
     @Test
