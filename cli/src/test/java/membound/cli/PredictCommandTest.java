@@ -239,6 +239,15 @@ class PredictCommandTest {
         assertTrue(engine.out().contains("time to first token with the prefill GEMMs at x"), engine.out());
         assertTrue(!plain.out().equals(engine.out()), "the engine changes the prediction");
 
+        assertTrue(engine.out().contains("fixed cost per step: 581 kernels x "), "24 layers x 20 + 24 MoE layers x 4 + 5\n"
+                + engine.out());
+
+        // On an H100 a kernel boundary costs at least its published graph-node launch, 1.3 us.
+        Run h100 = run("predict", "--model", "llama-3.2-1b", "--hardware", "h100-sxm", "--decode", "--weights", "bf16",
+                "--engine", "sglang");
+        assertEquals(0, h100.status(), h100.err());
+        assertTrue(h100.out().contains("x 1.30 us = ") && h100.out().contains("hazyresearch.stanford.edu"), h100.out());
+
         Run unknown = run("predict", "--model", "gpt-oss-20b", "--hardware", "dgx-spark", "--decode", "--engine", "vlm");
         assertEquals(2, unknown.status(), unknown.err());
         assertEquals(1, unknown.err().strip().lines().count(), unknown.err());

@@ -13,7 +13,9 @@ import membound.model.engine.EngineKernels;
 import membound.model.engine.EnginePrefill;
 import membound.model.machine.Basis;
 import membound.model.roofline.Ceilings;
+import membound.model.machine.Ceiling;
 import membound.model.machine.Machine;
+import membound.model.machine.Machines;
 import membound.model.workload.Transformer;
 import membound.validate.published.PublishedSet;
 import membound.validate.published.PublishedValidation;
@@ -65,11 +67,18 @@ record EngineTerms(Engine engine, List<PublishedValidation.Term> terms) {
                 setup.weights(), setup.kvCache(), g.precision(), setup.tenants());
         double bw = bandwidth == null ? 1 : bandwidth.value();
         double decodeCompute = decodeGemm == null ? 1 : decodeGemm.value();
-        double secondsPerKernel = perKernel == null ? 0 : perKernel.value() * 1e-6;
+        double fitted = perKernel == null ? 0 : perKernel.value() * 1e-6;
+        // A kernel boundary never costs less than the GPU's published graph-node launch (a catalog machine's; a
+        // profile's measured launch interval is the floor DecodeEstimator applies).
+        Ceiling published = Machines.publishedGraphLaunch(machine);
+        double floor = published == null ? 0 : published.value(Basis.MEASURED);
+        double secondsPerKernel = Math.max(fitted, floor);
         EngineKernels.Count stepKernels = EngineKernels.perStep(engine, tf, setup.weights(), setup.batch());
-        KernelCost cost = stepKernels == null || secondsPerKernel == 0 ? KernelCost.NONE
+        KernelCost cost = stepKernels == null || perKernel == null ? KernelCost.NONE
                 : new KernelCost(stepKernels.kernels(), secondsPerKernel, stepKernels.source() + " x "
-                        + describe(perKernel, ""));
+                        + (floor > fitted ? String.format(Locale.ROOT, "%.2f us, the published graph-node launch "
+                        + "above the engine's fitted %.2f us (%s)", floor * 1e6, fitted * 1e6,
+                        published.source(Basis.MEASURED)) : describe(perKernel, "")));
         String why = String.format(Locale.ROOT, "engine %s: bandwidth x%.4f, decode GEMMs x%.4f (validate --published)",
                 engine.id(), bw, decodeCompute);
         String detail = String.format(Locale.ROOT, "engine %s: GEMMs in %s (engines.tsv: %s); %s; %s", engine.id(),

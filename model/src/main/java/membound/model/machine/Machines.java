@@ -16,6 +16,14 @@ public final class Machines {
     private Machines() {
     }
 
+    /**
+     * A catalog machine's published launch cost of one CUDA-graph kernel (a third-party measurement with its source), or
+     * null where none is published or the machine is a profile's (whose GPU suite measures its own launch interval).
+     */
+    public static Ceiling publishedGraphLaunch(Machine machine) {
+        return ThirdPartyFigures.graphLaunch(machine.id());
+    }
+
     /** The catalog's ids. */
     public static List<String> catalogIds() {
         return CatalogMachines.catalogIds();

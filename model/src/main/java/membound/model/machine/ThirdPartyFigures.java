@@ -51,7 +51,21 @@ final class ThirdPartyFigures {
             "gb200", gemmOnly(gemm(Precision.BF16, 1822.0e12, Precision.FP8, 3615.6e12),
                     MAMF + ", GB200 SXM rows (torch 2.10.0.dev20250916+cu130, per GPU)"));
 
+    /**
+     * Published launch cost of one kernel in a CUDA graph (the GPU idle between two graph nodes), per catalog platform:
+     * the least a kernel boundary of a graphed decode costs where no profile measured the device's launch interval.
+     */
+    private static final Map<String, Ceiling> GRAPH_LAUNCH = Map.of(
+            "h100-sxm", Ceiling.measured(1.3e-6, "third-party measurement: Hazy Research, \"Look Ma, No Bubbles!\" "
+                    + "(2025-05-27), https://hazyresearch.stanford.edu/blog/2025-05-27-no-bubbles: on an H100 \"with CUDA "
+                    + "graphs the launch cost only decreases to around 1.3 microseconds\" (2.1 on a stream)"));
+
     private ThirdPartyFigures() {
+    }
+
+    /** The platform's published graph-node launch cost, or null where none is published (the GB10's is not). */
+    static Ceiling graphLaunch(String platformId) {
+        return GRAPH_LAUNCH.get(platformId);
     }
 
     static Known of(String platformId) {

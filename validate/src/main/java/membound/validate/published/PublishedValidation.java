@@ -15,6 +15,7 @@ import membound.model.engine.EngineKernels;
 import membound.model.engine.EnginePrefill;
 import membound.model.machine.Basis;
 import membound.model.machine.ComputeCeiling;
+import membound.model.machine.Ceiling;
 import membound.model.machine.Machine;
 import membound.model.machine.Machines;
 import membound.model.machine.MemoryTier;
@@ -747,6 +748,12 @@ public final class PublishedValidation {
                 + gemm.rule().backend() + " " + gemm.family() + ")" + (gemm.note() == null ? "" : "; " + gemm.note());
     }
 
+    /** The machine's published graph-node launch cost, the least a kernel boundary costs (0 where none is published). */
+    private static double graphLaunch(Machine machine) {
+        Ceiling launch = Machines.publishedGraphLaunch(machine);
+        return launch == null ? 0 : launch.value(Basis.MEASURED);
+    }
+
     /** The precision a prefill's GEMMs ran in, as its group names it ({@code fp4}, {@code fp8}, {@code bf16}). */
     public static String prefillPath(Engine.Gemm gemm) {
         return gemm.precision().label();
@@ -766,9 +773,10 @@ public final class PublishedValidation {
         EngineKernels.Count count = EngineKernels.perStep(engine, tf, weights, row.batch());
         double kernels = count == null ? 0 : count.kernels();
         double batch = row.batch();
-        Model m = v -> hasMeasured ? batch / (EnginePrefill.decodeSeconds(measured, v[0], v[2]) + kernels * v[1])
-                : Double.NaN;
-        Model d = v -> batch / (EnginePrefill.decodeSeconds(datasheet, v[0], v[2]) + kernels * v[1]);
+        double floor = graphLaunch(machine);
+        Model m = v -> hasMeasured ? batch / (EnginePrefill.decodeSeconds(measured, v[0], v[2])
+                + kernels * Math.max(v[1], floor)) : Double.NaN;
+        Model d = v -> batch / (EnginePrefill.decodeSeconds(datasheet, v[0], v[2]) + kernels * Math.max(v[1], floor));
         return new Prepared(row, m, d, hasMeasured, gemmNote(gemm) + "; " + (count == null
                 ? "no kernel count for " + engine.id() + " (engines/kernels.tsv)" : count.source()), null, kernels);
     }
@@ -795,11 +803,13 @@ public final class PublishedValidation {
         // The second value picks the form: 0 = each operation's GEMM time and traffic overlap (the roofline's max),
         // 1 = they do not (their sum); the third is the cost per kernel, the fourth and fifth the decode's bandwidth
         // and GEMM efficiencies (all three the same engine's decode terms).
-        Model m = v -> hasMeasured ? tokens / (EnginePrefill.seconds(measured, v[0], v[1] == 0) + kernels * v[2]
-                + (firstToken ? EnginePrefill.decodeSeconds(stepMeasured, v[3], v[4]) + stepKernels * v[2] : 0))
-                : Double.NaN;
-        Model d = v -> tokens / (EnginePrefill.seconds(datasheet, v[0], v[1] == 0) + kernels * v[2]
-                + (firstToken ? EnginePrefill.decodeSeconds(stepDatasheet, v[3], v[4]) + stepKernels * v[2] : 0));
+        double floor = graphLaunch(machine);
+        Model m = v -> hasMeasured ? tokens / (EnginePrefill.seconds(measured, v[0], v[1] == 0)
+                + kernels * Math.max(v[2], floor) + (firstToken ? EnginePrefill.decodeSeconds(stepMeasured, v[3], v[4])
+                + stepKernels * Math.max(v[2], floor) : 0)) : Double.NaN;
+        Model d = v -> tokens / (EnginePrefill.seconds(datasheet, v[0], v[1] == 0) + kernels * Math.max(v[2], floor)
+                + (firstToken ? EnginePrefill.decodeSeconds(stepDatasheet, v[3], v[4])
+                + stepKernels * Math.max(v[2], floor) : 0));
         return new Prepared(row, m, d, hasMeasured, gemmNote(gemm) + (count == null ? "" : "; " + count.source())
                 + (firstToken ? "; a time to first token: the prefill and the first decode step" : ""),
                 prefillPath(gemm), kernels);
