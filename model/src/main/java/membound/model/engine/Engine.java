@@ -1,11 +1,5 @@
 package membound.model.engine;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -13,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import membound.model.ResourceTable;
 import membound.model.decode.WeightFormat;
 import membound.model.decode.WeightScheme;
 import membound.model.machine.Device;
@@ -167,32 +162,11 @@ public record Engine(String id, List<Rule> rules) {
     }
 
     private static List<Rule> load() {
-        try (InputStream in = Engine.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + RESOURCE);
-            }
-            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            List<Rule> rules = new ArrayList<>();
-            boolean header = true;
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                if (header) {
-                    header = false;
-                    continue;
-                }
-                String[] f = line.split("\t", -1);
-                if (f.length != 6 || f[5].isBlank()) {
-                    throw new IllegalStateException(RESOURCE + ": every row needs engine, backend, formats, gemm, since "
-                            + "and a source: " + line);
-                }
-                rules.add(new Rule(f[0], f[1], Set.of(f[2].split(",")), Precision.parse(f[3]),
-                        f[4].equals("-") ? null : LocalDate.parse(f[4]), f[5]));
-            }
-            return List.copyOf(rules);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        List<Rule> rules = new ArrayList<>();
+        for (String[] f : ResourceTable.rows(RESOURCE, 6)) {
+            rules.add(new Rule(f[0], f[1], Set.of(f[2].split(",")), Precision.parse(f[3]),
+                    f[4].equals("-") ? null : LocalDate.parse(f[4]), f[5]));
         }
+        return List.copyOf(rules);
     }
 }

@@ -1,16 +1,11 @@
 package membound.model.engine;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import membound.model.ResourceTable;
 import membound.model.decode.WeightScheme;
 import membound.model.workload.TensorKind;
 import membound.model.workload.Transformer;
@@ -95,33 +90,12 @@ public final class EngineKernels {
     }
 
     private static List<Row> load() {
-        try (InputStream in = EngineKernels.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + RESOURCE);
-            }
-            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            List<Row> rows = new ArrayList<>();
-            boolean header = true;
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                if (header) {
-                    header = false;
-                    continue;
-                }
-                String[] f = line.split("\t", -1);
-                if (f.length != 6 || f[5].isBlank()) {
-                    throw new IllegalStateException(RESOURCE + ": every row needs engine, part, weights, batch, kernels "
-                            + "and a source: " + line);
-                }
-                String[] batch = f[3].split("-");
-                rows.add(new Row(f[0], f[1], f[2], Integer.parseInt(batch[0]), Integer.parseInt(batch[1]),
-                        Double.parseDouble(f[4]), f[5]));
-            }
-            return List.copyOf(rows);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        List<Row> rows = new ArrayList<>();
+        for (String[] f : ResourceTable.rows(RESOURCE, 6)) {
+            String[] batch = f[3].split("-");
+            rows.add(new Row(f[0], f[1], f[2], Integer.parseInt(batch[0]), Integer.parseInt(batch[1]),
+                    Double.parseDouble(f[4]), f[5]));
         }
+        return List.copyOf(rows);
     }
 }

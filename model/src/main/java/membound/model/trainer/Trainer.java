@@ -1,17 +1,12 @@
 package membound.model.trainer;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import membound.model.ResourceTable;
 import membound.model.training.Overheads;
 import membound.model.training.Parallelism;
 import membound.vocabulary.BadInputException;
@@ -174,38 +169,10 @@ public record Trainer(String id, String name, List<String> aliases, String terms
                 : String.format(Locale.ROOT, "%.4g", v);
     }
 
-    private static List<String[]> rows(String resource, int columns) {
-        try (InputStream in = Trainer.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + resource);
-            }
-            BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-            List<String[]> rows = new ArrayList<>();
-            boolean header = true;
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
-                }
-                if (header) {
-                    header = false;
-                    continue;
-                }
-                String[] f = line.split("\t", -1);
-                if (f.length != columns || f[columns - 1].isBlank()) {
-                    throw new IllegalStateException(resource + ": every row needs " + columns + " columns and a source: "
-                            + line);
-                }
-                rows.add(f);
-            }
-            return rows;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     private static Map<String, List<Term>> loadTerms() {
         Map<String, List<Term>> groups = new LinkedHashMap<>();
-        for (String[] f : rows(TERMS, 5)) {
+        for (String[] f : ResourceTable.rows(TERMS, 5)) {
             groups.computeIfAbsent(f[0], g -> new ArrayList<>()).add(new Term(f[0], f[1], Double.parseDouble(f[2]), f[3],
                     List.of(f[4].split(","))));
         }
@@ -222,7 +189,7 @@ public record Trainer(String id, String name, List<String> aliases, String terms
 
     private static List<Trainer> loadTrainers() {
         List<Trainer> trainers = new ArrayList<>();
-        for (String[] f : rows(TRAINERS, 11)) {
+        for (String[] f : ResourceTable.rows(TRAINERS, 11)) {
             List<Term> terms = GROUPS.get(f[3]);
             if (terms == null) {
                 throw new IllegalStateException(TRAINERS + ": trainer " + f[0] + " names terms group " + f[3] + ", which "
