@@ -121,28 +121,28 @@ class PublishedValidationTest {
     @Test
     void shouldReadEveryParallelNotationOfTheSet() {
         // l148: DGX-GB200, 256 GPUs, TP 4 x PP 16 x VP 4, DP 4, the distributed optimizer, in NVL72 racks.
-        var p = PublishedValidation.trainingSetup(row("l148")).parallelism();
+        var p = TrainingRows.trainingSetup(row("l148")).parallelism();
         assertEquals(List.of(4, 4, 16, 1, 4, 1, 1, 0), List.of(p.dataParallel(), p.tensorParallel(),
                 p.pipelineParallel(), p.contextParallel(), p.virtualStages(), p.expertParallel(), p.zeroStage(),
                 p.shardGroup()));
         assertEquals(256, p.devices());
         assertEquals(64, p.devicesPerNode(), "256 GPUs fill NVLink domains of 64, the largest divisor not above 72");
-        assertEquals(72, PublishedValidation.largestDivisorAtMost(144, 72));
-        assertEquals(8, PublishedValidation.largestDivisorAtMost(8, 72));
-        var moe = PublishedValidation.trainingSetup(row("l169"));
+        assertEquals(72, TrainingRows.largestDivisorAtMost(144, 72));
+        assertEquals(8, TrainingRows.largestDivisorAtMost(8, 72));
+        var moe = TrainingRows.trainingSetup(row("l169"));
         assertEquals(32, moe.parallelism().expertParallel());
         assertEquals(java.util.Set.of(membound.model.training.RecomputeModule.MLA_UP_PROJ,
                 membound.model.training.RecomputeModule.MLP), moe.recomputeModules());
-        var hybrid = PublishedValidation.trainingSetup(row("l217")).parallelism();
+        var hybrid = TrainingRows.trainingSetup(row("l217")).parallelism();
         assertEquals(8, hybrid.shardGroup());
-        assertEquals(5, PublishedValidation.trainingSetup(row("l25")).recomputeLayers());
-        var lora = PublishedValidation.trainingSetup(row("l225")).fineTuning();
+        assertEquals(5, TrainingRows.trainingSetup(row("l25")).recomputeLayers());
+        var lora = TrainingRows.trainingSetup(row("l225")).fineTuning();
         assertEquals(16, lora.rank());
         assertEquals(java.util.EnumSet.of(membound.model.training.LoraTarget.Q, membound.model.training.LoraTarget.K,
                 membound.model.training.LoraTarget.V, membound.model.training.LoraTarget.O), lora.targets());
-        assertEquals(membound.vocabulary.Precision.FP8, PublishedValidation.trainingSetup(row("l225"))
+        assertEquals(membound.vocabulary.Precision.FP8, TrainingRows.trainingSetup(row("l225"))
                 .attentionComputePrecision(), "FP8_DPA=1: FP8 attention");
-        assertEquals(membound.vocabulary.Precision.BF16, PublishedValidation.trainingSetup(row("l226"))
+        assertEquals(membound.vocabulary.Precision.BF16, TrainingRows.trainingSetup(row("l226"))
                 .attentionComputePrecision(), "FP8_DPA=0: attention in 16 bits");
     }
 
@@ -153,7 +153,7 @@ class PublishedValidationTest {
                 base.engine(), base.hardware(), base.weights(), base.batch(), base.tokens(), base.context(),
                 base.accumulation(), "dp4,tp4,pp16,xp4", base.recompute(), base.finetune(), base.published(),
                 base.unit(), base.source(), base.quote(), base.aside(), base.date());
-        BadInputException e = assertThrows(BadInputException.class, () -> PublishedValidation.trainingSetup(odd));
+        BadInputException e = assertThrows(BadInputException.class, () -> TrainingRows.trainingSetup(odd));
         assertTrue(e.getMessage().endsWith("parallel must be dpN[,tpN][,ppN][,cpN][,vpN][,epN][,zeroS][,shardN]"
                 + "[,nodesN|nvlN]: parallel=dp4,tp4,pp16,xp4"), e.getMessage());
         String header = PublishedSet.text(PublishedSet.RESOURCE).lines().findFirst().orElseThrow();
