@@ -7,15 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 import membound.model.Estimator;
-import membound.model.decode.DecodeEstimator;
-import membound.model.decode.DecodeSetup;
-import membound.model.decode.WeightScheme;
 import membound.model.engine.Engine;
-import membound.model.engine.EngineKernels;
-import membound.model.engine.EnginePrefill;
 import membound.model.machine.Basis;
 import membound.model.machine.ComputeCeiling;
-import membound.model.machine.Ceiling;
 import membound.model.machine.Machine;
 import membound.model.machine.Machines;
 import membound.model.machine.MemoryTier;
@@ -53,7 +47,7 @@ public final class PublishedValidation {
     /** The group of the typical trainer: every trainer's training fit rows pooled, what predict applies by default. */
     public static final String TYPICAL = "typical";
 
-    private static final int GRID = 400;
+    static final int GRID = 400;
 
     /**
      * A fitted term: its name, value, unit, what it means, the ids of the rows it was fitted on, and the search
@@ -159,8 +153,8 @@ public final class PublishedValidation {
         }
         for (Kind kind : kinds) {
             if (kind == Kind.PREFILL) {
-                for (String engine : prefillEngines(prepared)) {
-                    fitPrefill(terms, values, prepared, engine);
+                for (String engine : InferenceFits.prefillEngines(prepared)) {
+                    InferenceFits.fitPrefill(terms, values, prepared, engine);
                 }
                 continue;
             }
@@ -234,7 +228,7 @@ public final class PublishedValidation {
     }
 
     /** A row ready to predict at any value of its terms. */
-    private record Prepared(PublishedRow row, Model measured, Model datasheet, boolean hasMeasured, String basisNote,
+    record Prepared(PublishedRow row, Model measured, Model datasheet, boolean hasMeasured, String basisNote,
                             String path, double kernels) {
 
         /**
@@ -284,20 +278,6 @@ public final class PublishedValidation {
     /** The unit of a prefill published as a time to first token ({@link PublishedRow#TIME_TO_FIRST_TOKEN}). */
     static final String TIME_TO_FIRST_TOKEN = PublishedRow.TIME_TO_FIRST_TOKEN;
 
-    /** Prefill forms searched: 0 = GEMM and traffic overlapped per operation (the roofline's max), 1 = added. */
-    private static final double[] PREFILL_FORMS = {0, 1};
-
-    /** Costs per kernel searched for decode: 0 and 0.1 us to 100 us, log-spaced. */
-    private static final double[] PER_KERNEL = perKernelGrid();
-
-    private static double[] perKernelGrid() {
-        double[] grid = new double[41];
-        for (int i = 1; i < grid.length; i++) {
-            grid[i] = 1e-7 * Math.pow(1000, (i - 1) / 39.0);
-        }
-        return grid;
-    }
-
     /** Per-operation overheads searched for training: 0 and 0.1 us to 1 ms, log-spaced. */
     private static final double[] PER_OPERATION = perOperationGrid();
 
@@ -313,7 +293,7 @@ public final class PublishedValidation {
     /** Training attention efficiencies searched: 0.1 .. 2 of the fused-attention ceiling, log-spaced. */
     private static final double[] ATTENTION = logGrid(0.1, 2.0, 40);
 
-    private static double[] logGrid(double from, double to, int steps) {
+    static double[] logGrid(double from, double to, int steps) {
         double[] grid = new double[steps + 1];
         for (int i = 0; i <= steps; i++) {
             grid[i] = Math.exp(Math.log(from) + (Math.log(to) - Math.log(from)) * i / steps);
@@ -330,7 +310,7 @@ public final class PublishedValidation {
     }
 
     /** Whether a fitted row may inform group {@code group}: its own engine's group, or any trainer for typical. */
-    private static boolean inGroup(Prepared p, Kind kind, String engine) {
+    static boolean inGroup(Prepared p, Kind kind, String engine) {
         if (p.row.kind() != kind || p.row.heldOut() || p.row.aside() != null) {
             return false;
         }
@@ -362,192 +342,19 @@ public final class PublishedValidation {
             return;
         }
         if (kind == Kind.DECODE) {
-            fitDecode(terms, values, rows, group, engine, ids, noRow);
+            InferenceFits.fitDecode(terms, values, rows, group, engine, ids, noRow);
             return;
         }
         throw new IllegalStateException("prefill groups are fitted per engine: " + group);
     }
 
-    private static List<String> prefillEngines(List<Prepared> prepared) {
-        List<String> engines = new ArrayList<>();
-        for (Prepared p : prepared) {
-            if (p.row.kind() == Kind.PREFILL && p.row.aside() == null && !engines.contains(p.row.engine())) {
-                engines.add(p.row.engine());
-            }
-        }
-        return engines;
-    }
-
-    /**
-     * One engine's prefill terms: a GEMM efficiency per precision path (llama.cpp's int8 and FP4 MMQ kernels reach
-     * different fractions of their ceilings), each on its own fit rows, and one form for the engine (whether its weight
-     * and KV traffic overlaps the GEMM time, the roofline's max, or adds to it), chosen by the median over all its fit
-     * rows: how an engine's kernels move their operands does not change with the precision they multiply in. Each
-     * forward's kernels cost what the same engine's decode kernels cost (decode is fitted first).
-     */
-    private static void fitPrefill(List<Term> terms, Map<String, double[]> values, List<Prepared> prepared,
-                                   String engine) {
-        List<String> paths = new ArrayList<>();
-        for (Prepared p : prepared) {
-            if (p.row.kind() == Kind.PREFILL && p.row.aside() == null && p.row.engine().equals(engine)
-                    && !paths.contains(p.path)) {
-                paths.add(p.path);
-            }
-        }
-        Map<String, List<Prepared>> rowsByPath = new LinkedHashMap<>();
-        List<String> allIds = new ArrayList<>();
-        for (String path : paths) {
-            List<Prepared> rows = new ArrayList<>();
-            for (Prepared p : prepared) {
-                if (inGroup(p, Kind.PREFILL, engine + "." + path) && Double.isFinite(p.fitted(noTerms(Kind.PREFILL)))) {
-                    rows.add(p);
-                    allIds.add(p.row.id());
-                }
-            }
-            rowsByPath.put(path, rows);
-        }
-        double[] decode = values.get(Kind.DECODE.label() + "." + engine);
-        double perKernel = decode == null ? 0 : decode[1];
-        // A time to first token also takes the first decode step, at the same engine's decode terms.
-        double decodeBandwidth = decode == null ? 1 : decode[0];
-        double decodeGemm = decode == null ? 1 : decode[2];
-        double bestFormCost = Double.POSITIVE_INFINITY;
-        double bestForm = 0;
-        Map<String, Double> bestEfficiency = new LinkedHashMap<>();
-        for (double form : PREFILL_FORMS) {
-            Map<String, Double> efficiency = new LinkedHashMap<>();
-            List<Double> pooled = new ArrayList<>();
-            for (String path : paths) {
-                List<Prepared> rows = rowsByPath.get(path);
-                double best = 1;
-                double bestCost = Double.POSITIVE_INFINITY;
-                double[] errors = new double[rows.size()];
-                for (int i = GRID; i >= 0 && !rows.isEmpty(); i--) {
-                    double scale = Math.exp(Math.log(0.01) + (Math.log(1.0) - Math.log(0.01)) * i / GRID);
-                    for (int j = 0; j < rows.size(); j++) {
-                        errors[j] = Math.abs(Math.log(rows.get(j).fitted(scale, form, perKernel, decodeBandwidth,
-                                decodeGemm) / rows.get(j).row.published()));
-                    }
-                    double cost = median(errors);
-                    if (cost < bestCost - 1e-12) {
-                        bestCost = cost;
-                        best = scale;
-                    }
-                }
-                efficiency.put(path, best);
-                for (Prepared p : rows) {
-                    pooled.add(Math.abs(Math.log(p.fitted(best, form, perKernel, decodeBandwidth, decodeGemm)
-                            / p.row.published())));
-                }
-            }
-            double cost = pooled.isEmpty() ? 0 : median(pooled);
-            if (cost < bestFormCost - 1e-12) {
-                bestFormCost = cost;
-                bestForm = form;
-                bestEfficiency = efficiency;
-            }
-        }
-        String group = Kind.PREFILL.label() + "." + engine;
-        for (String path : paths) {
-            List<Prepared> rows = rowsByPath.get(path);
-            List<String> ids = new ArrayList<>();
-            rows.forEach(p -> ids.add(p.row.id()));
-            double eff = bestEfficiency.getOrDefault(path, 1.0);
-            values.put(group + "." + path, new double[] {eff, bestForm, perKernel, decodeBandwidth, decodeGemm});
-            terms.add(new Term(group + "." + path + ".gemm-efficiency", eff, "",
-                    "fraction of the ceiling at " + path + " its prefill GEMMs reach (engines.tsv names the precision)"
-                            + (rows.isEmpty() ? " (no fit row: left at the roofline)" : ""), ids,
-                    rows.isEmpty() ? null : atBound(eff, 0.01, 1.0)));
-        }
-        terms.add(new Term(group + ".traffic-overlap", bestForm == 0 ? 1 : 0, "",
-                "1: weight and KV traffic overlap each operation's GEMM time (the roofline's max); 0: they add to it "
-                        + "(the form with the smaller median over all the engine's fit rows)", allIds));
-    }
-
     /** The values of a kind's terms that leave the roofline as it is. */
-    private static double[] noTerms(Kind kind) {
+    static double[] noTerms(Kind kind) {
         return switch (kind) {
             case TRAINING -> NO_TERMS.clone();
             case DECODE -> new double[] {1, 0, 1};
             case PREFILL -> new double[] {1, 0, 0, 1, 1};
         };
-    }
-
-    /** Decode bandwidth efficiencies searched: 0.05 .. 1 of the basis's read bandwidth, log-spaced. */
-    private static final double[] DECODE_BANDWIDTH = logGrid(0.05, 1.0, 120);
-
-    /** Decode GEMM efficiencies searched: 0.05 .. 1 of the ceiling at the engine's GEMM precision, log-spaced. */
-    private static final double[] DECODE_GEMM = logGrid(0.05, 1.0, 40);
-
-    /**
-     * A decode group's three terms: the bandwidth efficiency of its memory-bound time, the cost per kernel (told only
-     * by rows whose engine has a kernel count) and the GEMM efficiency of its compute-bound time (told only by rows whose
-     * batch puts GEMMs on the compute side of the roofline: changing it over its range moves them). A term no row tells
-     * is left at the roofline's value and says so. The least median |log(predicted/published)| over the full grid.
-     */
-    private static void fitDecode(List<Term> terms, Map<String, double[]> values, List<Prepared> rows, String group,
-                                  String engine, List<String> ids, String noRow) {
-        // The cost per kernel is told apart from the bandwidth efficiency only by rows of different kernel counts;
-        // else it is the pooled engines' (the typical group's) value.
-        double[] typical = values.get(Kind.DECODE.label() + "." + TYPICAL);
-        boolean counted = rows.stream().filter(p -> p.kernels > 0).mapToDouble(p -> p.kernels).distinct().count() >= 2;
-        boolean borrowed = !counted && typical != null && rows.stream().anyMatch(p -> p.kernels > 0);
-        boolean computeTold = false;
-        for (Prepared p : rows) {
-            // Told: the GEMM efficiency's whole range moves the row by more than a rounding of its published digits.
-            computeTold |= Math.abs(Math.log(p.fitted(1, 0, DECODE_GEMM[0]) / p.fitted(1, 0, 1))) > 1e-3;
-        }
-        double[] perKernel = counted ? PER_KERNEL : new double[] {borrowed ? typical[1] : 0};
-        double[] gemm = computeTold ? DECODE_GEMM : new double[] {1};
-        double[] best = noTerms(Kind.DECODE);
-        double bestCost = Double.POSITIVE_INFINITY;
-        double[] errors = new double[rows.size()];
-        // From the roofline's values outward (efficiencies from 1 down, the cost per kernel from 0 up): a tie keeps the
-        // value nearer the roofline, so a term the rows barely tell does not drift to the end of its range.
-        for (int gi = gemm.length - 1; gi >= 0; gi--) {
-            double g = gemm[gi];
-            for (double k : perKernel) {
-                for (int bi = DECODE_BANDWIDTH.length - 1; bi >= 0; bi--) {
-                    double b = DECODE_BANDWIDTH[bi];
-                    for (int j = 0; j < rows.size(); j++) {
-                        errors[j] = Math.abs(Math.log(rows.get(j).fitted(b, k, g) / rows.get(j).row.published()));
-                    }
-                    double cost = rows.isEmpty() ? 0 : median(errors);
-                    if (cost < bestCost - 1e-12) {
-                        bestCost = cost;
-                        best = new double[] {b, k, g};
-                    }
-                }
-            }
-        }
-        if (rows.isEmpty()) {
-            best = noTerms(Kind.DECODE);
-        }
-        values.put(group, best);
-        boolean fitted = !rows.isEmpty();
-        terms.add(new Term(group + ".bandwidth-efficiency", best[0], "",
-                "fraction of the basis's memory bandwidth " + engine + "'s decode reaches" + noRow, ids,
-                fitted ? atBound(best[0], DECODE_BANDWIDTH[0], 1.0) : null));
-        if (counted || borrowed) {
-            List<String> typicalIds = new ArrayList<>();
-            for (Term t : terms) {
-                if (t.name().equals(Kind.DECODE.label() + "." + TYPICAL + ".per-kernel")) {
-                    typicalIds.addAll(t.fittedOn());
-                }
-            }
-            terms.add(new Term(group + ".per-kernel", best[1] * 1e6, "us",
-                    "what each kernel boundary of " + engine + "'s decode costs (launch or graph-node dispatch, a short "
-                            + "kernel's ramp and tail), times the kernels of a step (engines/kernels.tsv)" + (borrowed
-                            ? "; its own rows do not tell it apart from the bandwidth efficiency: the typical value, "
-                            + "every engine's fit rows pooled" : noRow), borrowed ? typicalIds : ids,
-                    counted && fitted ? atBound(best[1], Double.NaN, PER_KERNEL[PER_KERNEL.length - 1]) : null));
-        }
-        if (computeTold) {
-            terms.add(new Term(group + ".gemm-efficiency", best[2], "",
-                    "fraction of the ceiling at " + engine + "'s GEMM precision its decode GEMMs reach where the batch "
-                            + "makes them compute-bound" + noRow, ids, fitted ? atBound(best[2], DECODE_GEMM[0], 1.0)
-                            : null));
-        }
     }
 
     /** The training terms, in {@link Overheads}' order, and the value of each that leaves the roofline as it is. */
@@ -708,7 +515,7 @@ public final class PublishedValidation {
     }
 
     /** Which end of its search range a fitted value sits on, or null inside it. */
-    private static String atBound(double value, double low, double high) {
+    static String atBound(double value, double low, double high) {
         if (Math.abs(value - high) <= 1e-9 * Math.abs(high)) {
             return "upper search bound " + high;
         }
@@ -723,8 +530,8 @@ public final class PublishedValidation {
         boolean hasMeasured = hasMeasuredBasis(machine);
         Transformer tf = PublishedSet.model(row);
         Prepared p = switch (row.kind()) {
-            case DECODE -> decode(row, tf, machine, hasMeasured);
-            case PREFILL -> prefill(row, tf, machine, hasMeasured);
+            case DECODE -> InferenceFits.decode(row, tf, machine, hasMeasured);
+            case PREFILL -> InferenceFits.prefill(row, tf, machine, hasMeasured);
             case TRAINING -> training(row, tf, machine, hasMeasured);
         };
         return row.aside() == null ? p
@@ -732,81 +539,9 @@ public final class PublishedValidation {
                         p.path, p.kernels);
     }
 
-    private static DecodeSetup inferenceSetup(PublishedRow row, Engine.Gemm gemm, WeightScheme weights) {
-        int prompt = row.kind() == Kind.DECODE ? Math.max(1, row.context()) : row.tokens();
-        return new DecodeSetup(Math.max(1, row.context()), row.batch(), prompt, weights, row.kvCache(), gemm.precision(), 1);
-    }
-
-    private static String gemmNote(Engine.Gemm gemm) {
-        return "GEMM in " + gemm.precision().label() + " (engines.tsv: " + gemm.rule().engine() + " "
-                + gemm.rule().backend() + " " + gemm.family() + ")" + (gemm.note() == null ? "" : "; " + gemm.note());
-    }
-
-    /** The machine's published graph-node launch cost, the least a kernel boundary costs (0 where none is published). */
-    private static double graphLaunch(Machine machine) {
-        Ceiling launch = Machines.publishedGraphLaunch(machine);
-        return launch == null ? 0 : launch.value(Basis.MEASURED);
-    }
-
     /** The precision a prefill's GEMMs ran in, as its group names it ({@code fp4}, {@code fp8}, {@code bf16}). */
     public static String prefillPath(Engine.Gemm gemm) {
         return gemm.precision().label();
-    }
-
-    private static Prepared decode(PublishedRow row, Transformer tf, Machine machine, boolean hasMeasured) {
-        WeightScheme weights = WeightScheme.parse(row.weightScheme());
-        Engine engine = Engine.parse(row.engine());
-        Engine.Gemm gemm = engine.gemm(tf, weights, machine.device(), row.date());
-        DecodeSetup setup = inferenceSetup(row, gemm, weights).withWeights(weights.resolve(tf));
-        // Each operation's compute and memory seconds once; the terms scale them (memory by the bandwidth efficiency,
-        // compute by the GEMM efficiency, the roofline's max per operation), and the engine's kernels add their count
-        // times the cost per kernel (catalog machines carry no launch interval).
-        List<membound.model.roofline.Operation> ops = DecodeEstimator.decodeStep(tf, setup);
-        double[][] measured = EnginePrefill.split(ops, Ceilings.of(machine, Basis.MEASURED, 1, null));
-        double[][] datasheet = EnginePrefill.split(ops, Ceilings.of(machine, Basis.DATASHEET, 1, null));
-        EngineKernels.Count count = EngineKernels.perStep(engine, tf, weights, row.batch());
-        double kernels = count == null ? 0 : count.kernels();
-        double batch = row.batch();
-        double floor = graphLaunch(machine);
-        Model m = v -> hasMeasured ? batch / (EnginePrefill.decodeSeconds(measured, v[0], v[2])
-                + kernels * Math.max(v[1], floor)) : Double.NaN;
-        Model d = v -> batch / (EnginePrefill.decodeSeconds(datasheet, v[0], v[2]) + kernels * Math.max(v[1], floor));
-        return new Prepared(row, m, d, hasMeasured, gemmNote(gemm) + "; " + (count == null
-                ? "no kernel count for " + engine.id() + " (engines/kernels.tsv)" : count.source()), null, kernels);
-    }
-
-    private static Prepared prefill(PublishedRow row, Transformer tf, Machine machine, boolean hasMeasured) {
-        WeightScheme weights = WeightScheme.parse(row.weightScheme());
-        Engine engine = Engine.parse(row.engine());
-        Engine.Gemm gemm = engine.gemm(tf, weights, machine.device(), row.date());
-        DecodeSetup setup = inferenceSetup(row, gemm, weights).withWeights(weights.resolve(tf));
-        List<membound.model.roofline.Operation> ops = DecodeEstimator.prefill(tf, setup);
-        double[][] measured = EnginePrefill.split(ops, Ceilings.of(machine, Basis.MEASURED, 1, null));
-        double[][] datasheet = EnginePrefill.split(ops, Ceilings.of(machine, Basis.DATASHEET, 1, null));
-        double tokens = (double) row.batch() * setup.promptTokens();
-        // One forward over the prompt launches the engine's kernels once, at the band of the tokens it carries.
-        EngineKernels.Count count = EngineKernels.perStep(engine, tf, weights, (int) Math.min(tokens, 1_000_000));
-        double kernels = count == null ? 0 : count.kernels();
-        // A figure published as a time to first token also took the first decode step (at the prompt's depth).
-        boolean firstToken = row.unit().equals(TIME_TO_FIRST_TOKEN);
-        List<membound.model.roofline.Operation> step = DecodeEstimator.decodeStep(tf, setup);
-        double[][] stepMeasured = EnginePrefill.split(step, Ceilings.of(machine, Basis.MEASURED, 1, null));
-        double[][] stepDatasheet = EnginePrefill.split(step, Ceilings.of(machine, Basis.DATASHEET, 1, null));
-        EngineKernels.Count stepCount = EngineKernels.perStep(engine, tf, weights, row.batch());
-        double stepKernels = stepCount == null ? 0 : stepCount.kernels();
-        // The second value picks the form: 0 = each operation's GEMM time and traffic overlap (the roofline's max),
-        // 1 = they do not (their sum); the third is the cost per kernel, the fourth and fifth the decode's bandwidth
-        // and GEMM efficiencies (all three the same engine's decode terms).
-        double floor = graphLaunch(machine);
-        Model m = v -> hasMeasured ? tokens / (EnginePrefill.seconds(measured, v[0], v[1] == 0)
-                + kernels * Math.max(v[2], floor) + (firstToken ? EnginePrefill.decodeSeconds(stepMeasured, v[3], v[4])
-                + stepKernels * Math.max(v[2], floor) : 0)) : Double.NaN;
-        Model d = v -> tokens / (EnginePrefill.seconds(datasheet, v[0], v[1] == 0) + kernels * Math.max(v[2], floor)
-                + (firstToken ? EnginePrefill.decodeSeconds(stepDatasheet, v[3], v[4])
-                + stepKernels * Math.max(v[2], floor) : 0));
-        return new Prepared(row, m, d, hasMeasured, gemmNote(gemm) + (count == null ? "" : "; " + count.source())
-                + (firstToken ? "; a time to first token: the prefill and the first decode step" : ""),
-                prefillPath(gemm), kernels);
     }
 
     private static Prepared training(PublishedRow row, Transformer tf, Machine machine, boolean hasMeasured) {
