@@ -30,10 +30,9 @@ import membound.validate.published.PublishedRow.Kind;
  * <p>Fitted terms, each a one-parameter scale fitted by minimising the median |log(predicted/published)| (the training
  * terms: its mean, as a term only a minority of a group's rows tell, an FP8 efficiency say, leaves the median flat) of
  * its fit rows on the measured basis (the datasheet basis where a row's hardware has no measured one):
- * decode bandwidth efficiency (one for every engine: the fraction of the basis's memory bandwidth decode
- * kernels reach), prefill GEMM efficiency per engine (the fraction of the ceiling at the engine's GEMM
- * precision, {@link Engine}), training compute efficiency and per-operation overhead per trainer
- * ({@link Overheads}).
+ * per engine a decode bandwidth efficiency, cost per kernel and GEMM efficiency, a prefill GEMM efficiency per GEMM path
+ * and the engine's prefill traffic form ({@link InferenceFits}, {@link Engine}); per trainer the six training terms
+ * ({@link Overheads}), here.
  */
 public final class PublishedValidation {
 
