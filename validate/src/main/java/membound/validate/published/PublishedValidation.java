@@ -274,9 +274,6 @@ public final class PublishedValidation {
         return engines;
     }
 
-    /** The unit of a prefill published as a time to first token ({@link PublishedRow#TIME_TO_FIRST_TOKEN}). */
-    static final String TIME_TO_FIRST_TOKEN = PublishedRow.TIME_TO_FIRST_TOKEN;
-
     /** Per-operation overheads searched for training: 0 and 0.1 us to 1 ms, log-spaced. */
     private static final double[] PER_OPERATION = perOperationGrid();
 
