@@ -63,6 +63,7 @@ record EngineTerms(Engine engine, List<PublishedValidation.Term> terms) {
         String prefill = "prefill." + engine.id() + "." + PublishedValidation.prefillPath(g);
         PublishedValidation.Term gemm = find(prefill + ".gemm-efficiency");
         PublishedValidation.Term overlap = find("prefill." + engine.id() + ".traffic-overlap");
+        PublishedValidation.Term attentionTerm = find("prefill." + engine.id() + ".attention-efficiency");
         DecodeSetup inEngine = new DecodeSetup(setup.contextTokens(), setup.batch(), setup.promptTokens(),
                 setup.weights(), setup.kvCache(), g.precision(), setup.tenants());
         double bw = bandwidth == null ? 1 : bandwidth.value();
@@ -94,21 +95,25 @@ record EngineTerms(Engine engine, List<PublishedValidation.Term> terms) {
         // fitted efficiency, traffic overlapped or added as the fit chose, the forward's kernels at the decode's cost
         // per kernel, and the first decode step.
         double compute = gemm.value();
+        double attention = attentionTerm == null ? compute : attentionTerm.value();
         boolean overlaps = overlap == null || overlap.value() == 1;
         var ops = DecodeEstimator.prefill(tf, inEngine.withWeights(inEngine.weights().resolve(tf)));
         EngineKernels.Count forward = EngineKernels.perStep(engine, tf, setup.weights(),
                 setup.batch() * setup.promptTokens());
         double forwardSeconds = forward == null ? 0 : forward.kernels() * secondsPerKernel;
         double measured = EnginePrefill.seconds(EnginePrefill.split(ops, Ceilings.of(machine, Basis.MEASURED, 1, null)),
-                compute, overlaps) + forwardSeconds + p.stepSeconds();
+                compute, attention, overlaps) + forwardSeconds + p.stepSeconds();
         double datasheet = Double.isNaN(p.datasheetPrefillSeconds()) ? Double.NaN : EnginePrefill.seconds(
-                EnginePrefill.split(ops, Ceilings.of(machine, Basis.DATASHEET, 1, null)), compute, overlaps)
+                EnginePrefill.split(ops, Ceilings.of(machine, Basis.DATASHEET, 1, null)), compute, attention, overlaps)
                 + forwardSeconds + p.datasheetStepSeconds();
         List<String> notes = new ArrayList<>(p.notes());
         notes.add(String.format(Locale.ROOT, "engine %s: time to first token with the prefill GEMMs at x%.4f of the "
-                + "ceiling (%s), the weight/KV traffic %s (%s, fitted by 'membound validate --published'), the "
-                + "forward's kernels at the decode's cost per kernel, and the first decode step", engine.id(), compute,
-                gemm.name(), overlaps ? "overlapping them" : "added to them", overlap == null ? "no overlap term"
+                + "ceiling (%s), the fused attention at x%.4f (%s), the weight/KV traffic %s (%s, fitted by 'membound "
+                + "validate --published'), the forward's kernels at the decode's cost per kernel, and the first decode "
+                + "step", engine.id(), compute, gemm.name(), attention, attentionTerm == null
+                        ? "the GEMMs' efficiency: the engine's fit rows do not tell its attention apart"
+                        : attentionTerm.name() + " on " + String.join(", ", attentionTerm.fittedOn()),
+                overlaps ? "overlapping them" : "added to them", overlap == null ? "no overlap term"
                         : overlap.name() + " on " + String.join(", ", overlap.fittedOn())));
         return new DecodePrediction(p.workload(), p.machine(), p.setup(), p.weightsSource(), p.stepSeconds(),
                 p.tokensPerSecond(), p.datasheetStepSeconds(), p.datasheetTokensPerSecond(), p.datasheetDifference(),

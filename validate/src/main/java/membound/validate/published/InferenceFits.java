@@ -65,11 +65,49 @@ final class InferenceFits {
         return engines;
     }
 
+    /** Prefill attention efficiencies searched: 0.05 .. 1 of the ceiling at the attention's precision, log-spaced. */
+    static final double[] PREFILL_ATTENTION = logGrid(0.05, 1.0, 40);
+
+    /**
+     * How far (in |log|) a row moves when its fused attention's efficiency goes from 1 to the bottom of its range: rows
+     * whose moves differ tell the attention's efficiency apart from the GEMMs'.
+     */
+    private static double attentionMove(Prepared p) {
+        return Math.abs(Math.log(p.fitted(1, 0, 0, 1, 1, PREFILL_ATTENTION[0]) / p.fitted(1, 0, 0, 1, 1, 1)));
+    }
+
+    /**
+     * Whether an engine's fit rows tell its fused attention's efficiency apart from its GEMM efficiencies: at least
+     * three fit rows of one precision path whose attention moves them by amounts at least 0.1 (in |log|) apart, as
+     * prompts of different lengths do (attention grows with the prompt, the GEMMs do not).
+     */
+    static boolean attentionTold(Map<String, List<Prepared>> rowsByPath) {
+        for (List<Prepared> rows : rowsByPath.values()) {
+            if (rows.size() < 3) {
+                continue;
+            }
+            double low = Double.POSITIVE_INFINITY;
+            double high = 0;
+            for (Prepared p : rows) {
+                double move = attentionMove(p);
+                low = Math.min(low, move);
+                high = Math.max(high, move);
+            }
+            if (high - low >= 0.1) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * One engine's prefill terms: a GEMM efficiency per precision path (llama.cpp's int8 and FP4 MMQ kernels reach
-     * different fractions of their ceilings), each on its own fit rows, and one form for the engine (whether its weight
-     * and KV traffic overlaps the GEMM time, the roofline's max, or adds to it), chosen by the median over all its fit
-     * rows: how an engine's kernels move their operands does not change with the precision they multiply in. Each
+     * different fractions of their ceilings), each on its own fit rows; one fused-attention efficiency for the engine
+     * where its rows tell it apart ({@link #attentionTold}: FlashAttention multiplies 16-bit queries and keys whatever
+     * the weights are stored in; else attention runs at each path's GEMM efficiency, as before); and one form for the
+     * engine (whether its weight and KV traffic overlaps the GEMM time, the roofline's max, or adds to it). The form and
+     * the attention efficiency are chosen by the median over all the engine's fit rows: how an engine's kernels move
+     * their operands, or how its attention kernel runs, does not change with the precision its GEMMs multiply in. Each
      * forward's kernels cost what the same engine's decode kernels cost (decode is fitted first).
      */
     static void fitPrefill(List<Term> terms, Map<String, double[]> values, List<Prepared> prepared,
@@ -98,40 +136,49 @@ final class InferenceFits {
         // A time to first token also takes the first decode step, at the same engine's decode terms.
         double decodeBandwidth = decode == null ? 1 : decode[0];
         double decodeGemm = decode == null ? 1 : decode[2];
+        boolean told = attentionTold(rowsByPath);
+        // NaN: attention at each path's GEMM efficiency.
+        double[] attentionGrid = told ? PREFILL_ATTENTION : new double[] {Double.NaN};
         double bestFormCost = Double.POSITIVE_INFINITY;
         double bestForm = 0;
+        double bestAttention = Double.NaN;
         Map<String, Double> bestEfficiency = new LinkedHashMap<>();
         for (double form : PREFILL_FORMS) {
-            Map<String, Double> efficiency = new LinkedHashMap<>();
-            List<Double> pooled = new ArrayList<>();
-            for (String path : paths) {
-                List<Prepared> rows = rowsByPath.get(path);
-                double best = 1;
-                double bestCost = Double.POSITIVE_INFINITY;
-                double[] errors = new double[rows.size()];
-                for (int i = GRID; i >= 0 && !rows.isEmpty(); i--) {
-                    double scale = Math.exp(Math.log(0.01) + (Math.log(1.0) - Math.log(0.01)) * i / GRID);
-                    for (int j = 0; j < rows.size(); j++) {
-                        errors[j] = Math.abs(Math.log(rows.get(j).fitted(scale, form, perKernel, decodeBandwidth,
-                                decodeGemm) / rows.get(j).row().published()));
+            // From the roofline's value down: a tie keeps the attention efficiency nearer 1.
+            for (int ai = attentionGrid.length - 1; ai >= 0; ai--) {
+                double attention = attentionGrid[ai];
+                Map<String, Double> efficiency = new LinkedHashMap<>();
+                List<Double> pooled = new ArrayList<>();
+                for (String path : paths) {
+                    List<Prepared> rows = rowsByPath.get(path);
+                    double best = 1;
+                    double bestCost = Double.POSITIVE_INFINITY;
+                    double[] errors = new double[rows.size()];
+                    for (int i = GRID; i >= 0 && !rows.isEmpty(); i--) {
+                        double scale = Math.exp(Math.log(0.01) + (Math.log(1.0) - Math.log(0.01)) * i / GRID);
+                        for (int j = 0; j < rows.size(); j++) {
+                            errors[j] = Math.abs(Math.log(rows.get(j).fitted(scale, form, perKernel, decodeBandwidth,
+                                    decodeGemm, attention) / rows.get(j).row().published()));
+                        }
+                        double cost = median(errors);
+                        if (cost < bestCost - 1e-12) {
+                            bestCost = cost;
+                            best = scale;
+                        }
                     }
-                    double cost = median(errors);
-                    if (cost < bestCost - 1e-12) {
-                        bestCost = cost;
-                        best = scale;
+                    efficiency.put(path, best);
+                    for (Prepared p : rows) {
+                        pooled.add(Math.abs(Math.log(p.fitted(best, form, perKernel, decodeBandwidth, decodeGemm,
+                                attention) / p.row().published())));
                     }
                 }
-                efficiency.put(path, best);
-                for (Prepared p : rows) {
-                    pooled.add(Math.abs(Math.log(p.fitted(best, form, perKernel, decodeBandwidth, decodeGemm)
-                            / p.row().published())));
+                double cost = pooled.isEmpty() ? 0 : median(pooled);
+                if (cost < bestFormCost - 1e-12) {
+                    bestFormCost = cost;
+                    bestForm = form;
+                    bestAttention = attention;
+                    bestEfficiency = efficiency;
                 }
-            }
-            double cost = pooled.isEmpty() ? 0 : median(pooled);
-            if (cost < bestFormCost - 1e-12) {
-                bestFormCost = cost;
-                bestForm = form;
-                bestEfficiency = efficiency;
             }
         }
         String group = Kind.PREFILL.label() + "." + engine;
@@ -140,11 +187,20 @@ final class InferenceFits {
             List<String> ids = new ArrayList<>();
             rows.forEach(p -> ids.add(p.row().id()));
             double eff = bestEfficiency.getOrDefault(path, 1.0);
-            values.put(group + "." + path, new double[] {eff, bestForm, perKernel, decodeBandwidth, decodeGemm});
+            values.put(group + "." + path, new double[] {eff, bestForm, perKernel, decodeBandwidth, decodeGemm,
+                    bestAttention});
             terms.add(new Term(group + "." + path + ".gemm-efficiency", eff, "",
                     "fraction of the ceiling at " + path + " its prefill GEMMs reach (engines.tsv names the precision)"
-                            + (rows.isEmpty() ? " (no fit row: left at the roofline)" : ""), ids,
-                    rows.isEmpty() ? null : atBound(eff, 0.01, 1.0)));
+                            + (told ? "" : "; its fused attention runs at the same fraction, the engine's fit rows not "
+                            + "telling the two apart") + (rows.isEmpty() ? " (no fit row: left at the roofline)" : ""),
+                    ids, rows.isEmpty() ? null : atBound(eff, 0.01, 1.0)));
+        }
+        if (told) {
+            terms.add(new Term(group + ".attention-efficiency", bestAttention, "",
+                    "fraction of the fused-attention ceiling (the roofline's FlashAttention share of the GEMM rate at its "
+                            + "precision) the engine's prefill attention reaches, "
+                            + "whatever its GEMM path (rows of different prompt lengths tell it apart)", allIds,
+                    atBound(bestAttention, PREFILL_ATTENTION[0], 1.0)));
         }
         terms.add(new Term(group + ".traffic-overlap", bestForm == 0 ? 1 : 0, "",
                 "1: weight and KV traffic overlap each operation's GEMM time (the roofline's max); 0: they add to it "
@@ -289,14 +345,21 @@ final class InferenceFits {
         // 1 = they do not (their sum); the third is the cost per kernel, the fourth and fifth the decode's bandwidth
         // and GEMM efficiencies (all three the same engine's decode terms).
         double floor = graphLaunch(machine);
-        Model m = v -> hasMeasured ? tokens / (EnginePrefill.seconds(measured, v[0], v[1] == 0)
+        // The sixth is the fused attention's efficiency, NaN where it runs at the GEMMs' (v[0]).
+        Model m = v -> hasMeasured ? tokens / (EnginePrefill.seconds(measured, v[0], attention(v), v[1] == 0)
                 + kernels * Math.max(v[2], floor) + (firstToken ? EnginePrefill.decodeSeconds(stepMeasured, v[3], v[4])
                 + stepKernels * Math.max(v[2], floor) : 0)) : Double.NaN;
-        Model d = v -> tokens / (EnginePrefill.seconds(datasheet, v[0], v[1] == 0) + kernels * Math.max(v[2], floor)
+        Model d = v -> tokens / (EnginePrefill.seconds(datasheet, v[0], attention(v), v[1] == 0)
+                + kernels * Math.max(v[2], floor)
                 + (firstToken ? EnginePrefill.decodeSeconds(stepDatasheet, v[3], v[4])
                 + stepKernels * Math.max(v[2], floor) : 0));
         return new Prepared(row, m, d, hasMeasured, gemmNote(gemm) + (count == null ? "" : "; " + count.source())
                 + (firstToken ? "; a time to first token: the prefill and the first decode step" : ""),
                 PublishedValidation.prefillPath(gemm), kernels);
+    }
+
+    /** The fused attention's efficiency of a prefill's term values: its own where fitted, else the GEMMs'. */
+    static double attention(double[] v) {
+        return v.length > 5 && !Double.isNaN(v[5]) ? v[5] : v[0];
     }
 }

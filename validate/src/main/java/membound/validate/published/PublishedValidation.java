@@ -254,9 +254,11 @@ public final class PublishedValidation {
         return switch (kind) {
             case DECODE -> String.format(java.util.Locale.ROOT, "%s.bandwidth-efficiency = %.4f, %s.per-kernel = %.2f us, "
                     + "%s.gemm-efficiency = %.4f", group, v[0], group, v[1] * 1e6, group, v[2]);
-            case PREFILL -> String.format(java.util.Locale.ROOT, "%s.gemm-efficiency = %.4f, %s.traffic-overlap = %d%s",
-                    group, v[0], group, v[1] == 0 ? 1 : 0, v[2] > 0 ? String.format(java.util.Locale.ROOT,
-                            ", its kernels at the decode's %.2f us each", v[2] * 1e6) : "");
+            case PREFILL -> String.format(java.util.Locale.ROOT, "%s.gemm-efficiency = %.4f, %s%s.traffic-overlap = %d%s",
+                    group, v[0], v.length > 5 && !Double.isNaN(v[5]) ? String.format(java.util.Locale.ROOT,
+                            "%s.attention-efficiency = %.4f, ", group.substring(0, group.lastIndexOf('.')), v[5]) : "",
+                    group.substring(0, group.lastIndexOf('.')), v[1] == 0 ? 1 : 0, v[2] > 0 ? String.format(
+                            java.util.Locale.ROOT, ", its kernels at the decode's %.2f us each", v[2] * 1e6) : "");
             case TRAINING -> String.format(java.util.Locale.ROOT, "%s.compute-efficiency = %.4f, "
                     + "%s.fp8-compute-efficiency = %.4f, %s.attention-efficiency = %.4f, %s.memory-efficiency = %.4f, "
                     + "%s.expert-efficiency = %.4f, %s.per-operation = %.2f us", group, v[0], group, v[1], group, v[2],
@@ -349,7 +351,7 @@ public final class PublishedValidation {
         return switch (kind) {
             case TRAINING -> NO_TERMS.clone();
             case DECODE -> new double[] {1, 0, 1};
-            case PREFILL -> new double[] {1, 0, 0, 1, 1};
+            case PREFILL -> new double[] {1, 0, 0, 1, 1, Double.NaN};
         };
     }
 

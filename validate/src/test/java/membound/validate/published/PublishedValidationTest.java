@@ -81,6 +81,21 @@ class PublishedValidationTest {
     }
 
     @Test
+    void shouldFitAPrefillAttentionTermOnlyWhereTheEnginesPromptsTellItApart() {
+        // llama.cpp's fit rows run gpt-oss-20b prompts of 512 to 16,384 tokens: the attention share differs.
+        Term llama = RESULT.terms().stream().filter(t -> t.name().equals("prefill.llama.cpp.attention-efficiency"))
+                .findFirst().orElseThrow();
+        assertTrue(llama.value() > 0.05 && llama.value() < 1, llama.toString());
+        Term fp4 = RESULT.terms().stream().filter(t -> t.name().equals("prefill.llama.cpp.fp4.gemm-efficiency"))
+                .findFirst().orElseThrow();
+        assertTrue(llama.value() != fp4.value(), "the attention is not the FP4 GEMMs' efficiency");
+        // TensorRT-LLM's rows are one or two per GEMM path: the attention runs at each path's GEMM efficiency.
+        assertTrue(RESULT.terms().stream().noneMatch(t -> t.name().equals("prefill.trt-llm.attention-efficiency")));
+        assertTrue(RESULT.terms().stream().filter(t -> t.name().startsWith("prefill.trt-llm.")
+                && t.name().endsWith(".gemm-efficiency")).allMatch(t -> t.meaning().contains("same fraction")));
+    }
+
+    @Test
     void shouldFitEveryTermOnFitRowsOnly() {
         Map<String, PublishedRow> byId = new java.util.HashMap<>();
         PublishedSet.load().rows().forEach(r -> byId.put(r.id(), r));
