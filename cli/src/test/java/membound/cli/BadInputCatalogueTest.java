@@ -598,6 +598,8 @@ class BadInputCatalogueTest {
                 "--shard-group", "2"});
         flags.add(new String[] {"--attention-kernel unknown", "attention kernel must be fa2, fa3 or cudnn",
                 "--attention-kernel", "fa4"});
+        flags.add(new String[] {"--moe-dispatcher unknown", "moe dispatcher must be fused, flex, deepep, hybridep or "
+                + "alltoall: moe-dispatcher=allgather", "--moe-dispatcher", "allgather"});
         flags.add(new String[] {"--memory-bandwidth for a machine not in the run", "dgx-spark", "--memory-bandwidth",
                 "dgx-spark:1TB/s"});
         flags.add(new String[] {"--peak-flops for a machine not in the run", "h200:bf16=1P", "--peak-flops",

@@ -98,6 +98,16 @@ public final class Estimator {
                     machine.device().kernelLaunchSeconds().source(Basis.MEASURED), launches[0]));
         }
         datasheetUnknown.ifPresent(notes::add);
+        if (workload instanceof membound.model.workload.Transformer tf && tf.expertLayers() > 0) {
+            boolean alltoall = setup.moeDispatcher() == membound.model.training.MoeDispatcher.ALLTOALL;
+            notes.add(String.format(Locale.ROOT, "mixture of experts: %s dispatcher, the trainer's %s %.3f on the "
+                    + "routed experts' GEMMs%s", alltoall ? "Megatron-Core's all-to-all" : "a fused",
+                    alltoall ? "alltoall-expert-efficiency" : "expert-efficiency",
+                    alltoall ? trainer.overheads().alltoallExpertEfficiency() : trainer.overheads().expertEfficiency(),
+                    setup.parallelism().expertParallel() > 1 ? (setup.overlapExpertCommunication()
+                            ? "; the expert-parallel all-to-all hidden behind compute (--overlap-expert-communication)"
+                            : "; the expert-parallel all-to-all not overlapped") : ""));
+        }
         if (tenants > 1 && machine.tenants() == null) {
             notes.add(String.format(Locale.ROOT, "%d tenants share %s: no measured tenants curve, so each gets an even "
                     + "1/%d of the bandwidth and of the compute", tenants, machine.name(), tenants));
@@ -109,12 +119,12 @@ public final class Estimator {
         Overheads overheads = trainer.overheads();
         double passScale = passScale(setup);
         double added = overheads.addedSeconds(plan.operations(), Roofline.evaluate(plan.operations(), measuredCeilings),
-                passScale);
+                passScale, setup.moeDispatcher());
         double expectedStep = measured.stepSeconds() + added;
         double datasheetStep = Double.NaN;
         if (datasheet != null) {
             datasheetStep = datasheet.stepSeconds() + overheads.addedSeconds(plan.operations(),
-                    Roofline.evaluate(plan.operations(), datasheetCeilings), passScale);
+                    Roofline.evaluate(plan.operations(), datasheetCeilings), passScale, setup.moeDispatcher());
         }
         TrainerEstimate expected = new TrainerEstimate(trainer.id(), trainer.name(), named, trainer.describeTerms(),
                 expectedStep, measured.tokensPerStep() / expectedStep, measured.steps() * expectedStep,

@@ -131,6 +131,16 @@ public final class PredictOptions {
             + "or fa3 (FlashAttention-3, cuDNN), which differ on Hopper (default: the trainer's).")
     String attentionKernel;
 
+    @Option(names = "--moe-dispatcher", paramLabel = "D", description = "How a mixture of experts' tokens reach their "
+            + "experts: fused (Megatron-Core's flex dispatcher over DeepEP or HybridEP, or a trainer's own path; also "
+            + "flex, deepep, hybridep) or alltoall (Megatron-Core's all-to-all token dispatcher); each has its fitted "
+            + "expert efficiency (default fused).")
+    String moeDispatcher;
+
+    @Option(names = "--overlap-expert-communication", description = "Hide the expert-parallel all-to-all behind "
+            + "compute (Megatron-Core's overlap_moe_expert_parallel_comm, the recipes' moe_a2a_overlap).")
+    boolean overlapExpertCommunication;
+
     @Option(names = "--flash-attention", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Fused attention kernel (default on).")
     boolean flashAttention;
@@ -255,7 +265,7 @@ public final class PredictOptions {
             "--data-parallel", "--tensor-parallel", "--pipeline-parallel", "--zero", "--link", "--overlap-communication",
             "--operations", "--nodes", "--gpus-per-node", "--trainer", "--virtual-stages", "--context-parallel",
             "--expert-parallel", "--shard-group", "--recompute-modules", "--recompute-layers", "--attention-precision",
-            "--attention-kernel");
+            "--attention-kernel", "--moe-dispatcher", "--overlap-expert-communication");
 
     /** Options that only decode reads: without --decode each is an error. */
     static final List<String> DECODE_ONLY = List.of("--weights", "--context", "--batch", "--prompt", "--kv-precision",
@@ -532,6 +542,8 @@ public final class PredictOptions {
                         virtualStages, expertParallel, zeroStage, shardGroup, link, nodes()))
                 .tenants(tenants)
                 .overlapCommunication(overlapCommunication || trainer().overlapsCommunication())
+                .moeDispatcher(moeDispatcher == null ? null : membound.model.training.MoeDispatcher.parse(moeDispatcher))
+                .overlapExpertCommunication(overlapExpertCommunication)
                 .recomputeLayers(recomputeLayers)
                 .attentionKernel(attentionKernel != null ? membound.model.training.AttentionKernel.parse(attentionKernel)
                         : trainer().attentionKernel(null));

@@ -52,7 +52,7 @@ public record Trainer(String id, String name, List<String> aliases, String terms
 
     /** The term names every group has, in {@link Overheads}' order. */
     public static final List<String> TERM_NAMES = List.of("compute-efficiency", "fp8-compute-efficiency",
-            "attention-efficiency", "memory-efficiency", "expert-efficiency", "per-operation");
+            "attention-efficiency", "memory-efficiency", "expert-efficiency", "alltoall-expert-efficiency", "per-operation");
 
     private static final Map<String, List<Term>> GROUPS = loadTerms();
     private static final List<Trainer> TABLE = loadTrainers();
@@ -120,7 +120,7 @@ public record Trainer(String id, String name, List<String> aliases, String terms
     /** The terms as the roofline takes them. */
     public Overheads overheads() {
         return new Overheads(value("compute-efficiency"), value("fp8-compute-efficiency"), value("attention-efficiency"),
-                value("memory-efficiency"), value("expert-efficiency"),
+                value("memory-efficiency"), value("expert-efficiency"), value("alltoall-expert-efficiency"),
                 value("per-operation") * 1e-6,
                 "trainer " + id + " (" + termsGroup + " terms, " + TERMS + ")");
     }

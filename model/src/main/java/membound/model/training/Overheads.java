@@ -24,7 +24,11 @@ import membound.model.roofline.Roofline;
  *   ceiling;</li>
  *   <li>{@code expertEfficiency}: the same for the routed experts' GEMMs of a mixture of experts, in any precision:
  *   grouped GEMMs over many narrow matrices, each with its own share of the tokens, reach less of the ceiling than a
- *   dense layer's one GEMM (and a trainer's MoE kernels differ more between its releases than its dense ones);</li>
+ *   dense layer's one GEMM (and a trainer's MoE kernels differ more between its releases than its dense ones), on a
+ *   fused dispatch path ({@link MoeDispatcher#FUSED}: Megatron-Core's flex dispatcher, or a trainer's own);</li>
+ *   <li>{@code alltoallExpertEfficiency}: the same under Megatron-Core's all-to-all token dispatcher
+ *   ({@link MoeDispatcher#ALLTOALL}: separate permute kernels around NCCL all-to-all, token counts read back to the
+ *   host before each exchange);</li>
  *   <li>{@code perOperationSeconds}: a fixed cost per operation run (kernel launch, Python dispatch, the
  *   synchronisation between them, an FSDP gather's wait), times every operation's count in the step.</li>
  * </ul>
@@ -34,9 +38,10 @@ import membound.model.roofline.Roofline;
  * Cheap: one pass over the evaluation's arrays, no allocation.
  */
 public record Overheads(double computeEfficiency, double lowPrecisionComputeEfficiency, double attentionEfficiency,
-                        double memoryEfficiency, double expertEfficiency, double perOperationSeconds, String source) {
+                        double memoryEfficiency, double expertEfficiency, double alltoallExpertEfficiency,
+                        double perOperationSeconds, String source) {
 
-    public static final Overheads NONE = new Overheads(1, 1, 1, 1, 1, 0, "none: the roofline alone");
+    public static final Overheads NONE = new Overheads(1, 1, 1, 1, 1, 1, 0, "none: the roofline alone");
 
     /** The routed experts' GEMMs at the efficiency of the other GEMMs of their precision. */
     public static final String EXPERT_GEMM_PREFIX = TransformerPass.EXPERT_GEMM_PREFIX;
@@ -58,6 +63,10 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
             throw new IllegalArgumentException("expert efficiency must be in (0, 2]: expertEfficiency="
                     + expertEfficiency);
         }
+        if (!(alltoallExpertEfficiency > 0 && alltoallExpertEfficiency <= 2)) {
+            throw new IllegalArgumentException("all-to-all expert efficiency must be in (0, 2]: alltoallExpertEfficiency="
+                    + alltoallExpertEfficiency);
+        }
         if (!(memoryEfficiency > 0 && memoryEfficiency <= 2)) {
             throw new IllegalArgumentException("memory efficiency must be in (0, 2]: memoryEfficiency="
                     + memoryEfficiency);
@@ -70,14 +79,22 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
 
     /** Compute (at every GEMM precision) and per-operation terms only: attention and memory-bound kernels at the ceiling. */
     public Overheads(double computeEfficiency, double perOperationSeconds, String source) {
-        this(computeEfficiency, computeEfficiency, 1, 1, computeEfficiency, perOperationSeconds, source);
+        this(computeEfficiency, computeEfficiency, 1, 1, computeEfficiency, computeEfficiency, perOperationSeconds,
+                source);
     }
 
     /** Without a term of the experts' own: their GEMMs at the ceiling. */
     public Overheads(double computeEfficiency, double lowPrecisionComputeEfficiency, double attentionEfficiency,
                      double memoryEfficiency, double perOperationSeconds, String source) {
-        this(computeEfficiency, lowPrecisionComputeEfficiency, attentionEfficiency, memoryEfficiency, 1,
+        this(computeEfficiency, lowPrecisionComputeEfficiency, attentionEfficiency, memoryEfficiency, 1, 1,
                 perOperationSeconds, source);
+    }
+
+    /** One expert efficiency whatever the dispatcher. */
+    public Overheads(double computeEfficiency, double lowPrecisionComputeEfficiency, double attentionEfficiency,
+                     double memoryEfficiency, double expertEfficiency, double perOperationSeconds, String source) {
+        this(computeEfficiency, lowPrecisionComputeEfficiency, attentionEfficiency, memoryEfficiency, expertEfficiency,
+                expertEfficiency, perOperationSeconds, source);
     }
 
     /** Seconds the terms add to a step whose roofline evaluation is {@code eval} (of {@code operations}). */
@@ -90,10 +107,17 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
      * {@link membound.model.Estimator#passScale}): what slows the passes slows the bubble as much.
      */
     public double addedSeconds(List<Operation> operations, Roofline.Evaluation eval, double passScale) {
-        double[] parts = parts(operations, eval, passScale);
+        return addedSeconds(operations, eval, passScale, MoeDispatcher.FUSED);
+    }
+
+    /** The same, the routed experts dispatched as {@code dispatcher} does. */
+    public double addedSeconds(List<Operation> operations, Roofline.Evaluation eval, double passScale,
+                               MoeDispatcher dispatcher) {
+        double[] parts = parts(operations, eval, passScale, dispatcher);
         return parts[0] * (1 / computeEfficiency - 1) + parts[1] * (1 / lowPrecisionComputeEfficiency - 1)
                 + parts[2] * (1 / attentionEfficiency - 1) + parts[3] * (1 / memoryEfficiency - 1)
-                + parts[4] * (1 / expertEfficiency - 1) + parts[5] * perOperationSeconds;
+                + parts[4] * (1 / expertEfficiency - 1) + parts[5] * (1 / alltoallExpertEfficiency - 1)
+                + parts[6] * perOperationSeconds;
     }
 
     /**
@@ -101,14 +125,19 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
      * and wider, then 8 bits and narrower) and of
      * fused attention kernels (the ceiling's fixed fraction of the GEMM rate, scaled by the trainer's own), memory-bound
      * device seconds (forward, backward, recompute and the optimizer step), compute-bound seconds of the routed
-     * experts' GEMMs, and operation runs (every device kernel's count). A fit evaluates the roofline once and these three numbers give the step at any terms.
+     * experts' GEMMs (at index 4 on a fused dispatch path, 5 under the all-to-all dispatcher), and operation runs (every
+     * device kernel's count). A fit evaluates the roofline once and these numbers give the step at any terms.
      */
     public static double[] parts(List<Operation> operations, Roofline.Evaluation eval) {
-        return parts(operations, eval, 1);
+        return parts(operations, eval, 1, MoeDispatcher.FUSED);
     }
 
-    /** The same, the forward, backward and recompute rows counted {@code passScale} times (a pipeline's bubble). */
-    public static double[] parts(List<Operation> operations, Roofline.Evaluation eval, double passScale) {
+    /**
+     * The same, the forward, backward and recompute rows counted {@code passScale} times (a pipeline's bubble), the
+     * routed experts dispatched as {@code dispatcher} does.
+     */
+    public static double[] parts(List<Operation> operations, Roofline.Evaluation eval, double passScale,
+                                 MoeDispatcher dispatcher) {
         double computeBound = 0;
         double lowPrecision = 0;
         double attention = 0;
@@ -140,6 +169,8 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
                 memoryBoundSeconds += seconds[i] * scale;
             }
         }
-        return new double[] {computeBound, lowPrecision, attention, memoryBoundSeconds, experts, runs};
+        boolean alltoall = dispatcher == MoeDispatcher.ALLTOALL;
+        return new double[] {computeBound, lowPrecision, attention, memoryBoundSeconds, alltoall ? 0 : experts,
+            alltoall ? experts : 0, runs};
     }
 }

@@ -341,7 +341,8 @@ public final class StepPlanner {
      * <li>Pipeline: activations to the next stage, gradients back, per micro-batch and virtual stage.</li>
      * </ul>
      * Context, expert and pipeline traffic that leaves the node runs on one GPU's network link; nothing but the
-     * data-parallel reduction overlaps compute.
+     * data-parallel reduction (and, where the setup asks for Megatron-Core's expert-parallel overlap, the experts'
+     * all-to-all) overlaps compute.
      */
     private static void communication(Workload workload, TrainingSetup setup, double parametersOnDevice,
                                       double trainableOnDevice, double expertShare, double weightBits,
@@ -438,13 +439,15 @@ public final class StepPlanner {
             double routed = rows / t * tf.experts().expertsPerToken() * tf.hiddenSize() * e;
             int local = Math.min(ep, perNode);
             double count = (2 * (moeLayers + recomputedLayers * tf.expertLayers() / tf.layers()) + 2 * moeLayers) * m;
+            // Megatron-Core's expert-parallel overlap hides one micro-batch's all-to-all behind another's compute.
+            boolean hidden = setup.overlapExpertCommunication();
             if (local > 1) {
                 ops.addTransfer("expert-parallel all-to-all inside the node", OperationClass.COMMUNICATION,
-                        Placement.NODE_LINK, count, routed * (local - 1) / ep, local - 1, false);
+                        Placement.NODE_LINK, count, routed * (local - 1) / ep, local - 1, hidden);
             }
             if (ep > local) {
                 ops.addTransfer("expert-parallel all-to-all across nodes", OperationClass.COMMUNICATION,
-                        Placement.NETWORK_LINK, count, routed * (ep - local) / ep, ep - local, false);
+                        Placement.NETWORK_LINK, count, routed * (ep - local) / ep, ep - local, hidden);
             }
         }
         if (p > 1) {

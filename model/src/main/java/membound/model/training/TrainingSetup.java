@@ -19,6 +19,9 @@ import membound.vocabulary.Precision;
  * @param attentionPrecision the precision the fused attention kernels compute in, or null for the default
  *        ({@link #attentionComputePrecision()})
  * @param attentionKernel the fused attention kernel (FlashAttention-2 or a Hopper-tuned one): its rate on Hopper
+ * @param moeDispatcher how a mixture of experts' tokens reach their experts (a fused path or Megatron-Core's all-to-all)
+ * @param overlapExpertCommunication the expert-parallel all-to-all of one micro-batch hides behind another's compute
+ *        (Megatron-Core's {@code overlap_moe_expert_parallel_comm}, the recipes' {@code moe_a2a_overlap})
  */
 public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize, int gradientAccumulation,
                             Precision weightPrecision, Precision activationPrecision, Precision gradientPrecision,
@@ -26,7 +29,8 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
                             Checkpointing checkpointing, boolean flashAttention, FineTuning fineTuning,
                             Pruning pruning, Offload offload, Parallelism parallelism, int tenants,
                             boolean overlapCommunication, java.util.Set<RecomputeModule> recomputeModules,
-                            int recomputeLayers, Precision attentionPrecision, AttentionKernel attentionKernel) {
+                            int recomputeLayers, Precision attentionPrecision, AttentionKernel attentionKernel,
+                            MoeDispatcher moeDispatcher, boolean overlapExpertCommunication) {
 
     public TrainingSetup {
         if (tokens <= 0) {
@@ -64,6 +68,9 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         }
         if (attentionKernel == null) {
             attentionKernel = AttentionKernel.FA2;
+        }
+        if (moeDispatcher == null) {
+            moeDispatcher = MoeDispatcher.FUSED;
         }
         recomputeModules = recomputeModules == null || recomputeModules.isEmpty() ? java.util.Set.of()
                 : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(recomputeModules));
@@ -109,6 +116,8 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         b.recomputeLayers = recomputeLayers;
         b.attentionPrecision = attentionPrecision;
         b.attentionKernel = attentionKernel;
+        b.moeDispatcher = moeDispatcher;
+        b.overlapExpertCommunication = overlapExpertCommunication;
         return b;
     }
 
@@ -199,6 +208,8 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         private int recomputeLayers;
         private Precision attentionPrecision;
         private AttentionKernel attentionKernel = AttentionKernel.FA2;
+        private MoeDispatcher moeDispatcher = MoeDispatcher.FUSED;
+        private boolean overlapExpertCommunication;
 
         private Builder() {
         }
@@ -244,6 +255,10 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         public Builder attentionPrecision(Precision value) { attentionPrecision = value; return this; }
         /** The fused attention kernel (its rate on Hopper differs: FlashAttention-2 or FlashAttention-3/cuDNN). */
         public Builder attentionKernel(AttentionKernel value) { attentionKernel = value; return this; }
+        /** How a mixture of experts' tokens reach their experts (a fused path, or Megatron-Core's all-to-all dispatcher). */
+        public Builder moeDispatcher(MoeDispatcher value) { moeDispatcher = value; return this; }
+        /** Hide the expert-parallel all-to-all of one micro-batch behind another's compute. */
+        public Builder overlapExpertCommunication(boolean value) { overlapExpertCommunication = value; return this; }
 
         public TrainingSetup build() {
             long total = tokens;
@@ -258,7 +273,8 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
             return new TrainingSetup(total, sequenceLength, microBatchSize, gradientAccumulation, weightPrecision,
                     activationPrecision, gradientPrecision, optimizerStatePrecision, masterWeights, optimizer,
                     checkpointing, flashAttention, fineTuning, pruning, offload, parallelism, tenants,
-                    overlapCommunication, recomputeModules, recomputeLayers, attentionPrecision, attentionKernel);
+                    overlapCommunication, recomputeModules, recomputeLayers, attentionPrecision, attentionKernel,
+                    moeDispatcher, overlapExpertCommunication);
         }
     }
 }

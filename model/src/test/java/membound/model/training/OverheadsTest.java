@@ -63,6 +63,51 @@ class OverheadsTest {
     }
 
     @Test
+    void shouldChargeTheRoutedExpertsAtTheirDispatchersEfficiency() {
+        Machine h100 = Machines.datasheet("h100-sxm");
+        Parallelism ep = new Parallelism(8, 1, 1, 1, 1, 8, 1, 0, null, 1);
+        TrainingSetup.Builder b = TrainingSetup.builder().steps(1).sequenceLength(4096).parallelism(ep);
+        StepPlan plan = StepPlanner.plan(Presets.get("mixtral-8x7b"), b.build(), h100);
+        Roofline.Evaluation eval = Roofline.evaluate(plan.operations(), Ceilings.withLinks(h100, Basis.DATASHEET, 1,
+                membound.model.Estimator.links(h100, ep), null));
+        double[] fused = Overheads.parts(plan.operations(), eval, 1, MoeDispatcher.FUSED);
+        double[] alltoall = Overheads.parts(plan.operations(), eval, 1, MoeDispatcher.ALLTOALL);
+        assertTrue(fused[4] > 0 && fused[5] == 0, "fused: the experts' seconds at index 4");
+        assertEquals(fused[4], alltoall[5], 0);
+        assertEquals(0, alltoall[4], 0);
+        // Expert efficiency 1 and all-to-all expert efficiency 0.5: only the all-to-all dispatcher doubles the experts.
+        Overheads terms = new Overheads(1, 1, 1, 1, 1, 0.5, 0, "test");
+        assertEquals(0, terms.addedSeconds(plan.operations(), eval, 1, MoeDispatcher.FUSED), 0);
+        assertEquals(fused[4], terms.addedSeconds(plan.operations(), eval, 1, MoeDispatcher.ALLTOALL), 1e-12);
+    }
+
+    @Test
+    void shouldHideTheExpertAllToAllOnlyWhenAskedTo() {
+        Machine h100 = Machines.datasheet("h100-sxm");
+        Parallelism ep = new Parallelism(8, 1, 1, 1, 1, 8, 1, 0, null, 1);
+        TrainingSetup.Builder b = TrainingSetup.builder().steps(1).sequenceLength(4096).parallelism(ep);
+        for (boolean overlap : new boolean[] {false, true}) {
+            StepPlan plan = StepPlanner.plan(Presets.get("mixtral-8x7b"), b.overlapExpertCommunication(overlap).build(),
+                    h100);
+            Operation a2a = plan.operations().stream().filter(o -> o.name().startsWith("expert-parallel all-to-all"))
+                    .findFirst().orElseThrow();
+            assertEquals(overlap, a2a.overlapsBackward(), a2a.name());
+        }
+    }
+
+    @Test
+    void shouldReadEachDispatcherByItsNamesAndRefuseOthersInOneLine() {
+        assertEquals(MoeDispatcher.FUSED, MoeDispatcher.parse("HybridEP"));
+        assertEquals(MoeDispatcher.FUSED, MoeDispatcher.parse("deepep"));
+        assertEquals(MoeDispatcher.FUSED, MoeDispatcher.parse("flex"));
+        assertEquals(MoeDispatcher.ALLTOALL, MoeDispatcher.parse("alltoall"));
+        var e = assertThrows(membound.vocabulary.BadInputException.class, () -> MoeDispatcher.parse("allgather"));
+        assertTrue(e.getMessage().startsWith("moe dispatcher must be fused, flex, deepep, hybridep or alltoall: "
+                + "moe-dispatcher=allgather"), e.getMessage());
+        assertEquals(MoeDispatcher.FUSED, TrainingSetup.builder().steps(1).build().moeDispatcher(), "the default");
+    }
+
+    @Test
     void shouldRefuseAnEfficiencyOutsideItsRange() {
         assertThrows(IllegalArgumentException.class, () -> new Overheads(0, 0, "x"));
         assertThrows(IllegalArgumentException.class, () -> new Overheads(1, -1, "x"));

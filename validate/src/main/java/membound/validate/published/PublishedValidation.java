@@ -31,7 +31,7 @@ import membound.validate.published.PublishedRow.Kind;
  * terms: its mean, as a term only a minority of a group's rows tell, an FP8 efficiency say, leaves the median flat) of
  * its fit rows on the measured basis (the datasheet basis where a row's hardware has no measured one):
  * per engine a decode bandwidth efficiency, cost per kernel and GEMM efficiency, a prefill GEMM efficiency per GEMM path
- * and the engine's prefill traffic form ({@link InferenceFits}, {@link Engine}); per trainer the six training terms
+ * and the engine's prefill traffic form ({@link InferenceFits}, {@link Engine}); per trainer the seven training terms
  * ({@link Overheads}), here.
  */
 public final class PublishedValidation {
@@ -261,8 +261,8 @@ public final class PublishedValidation {
                             java.util.Locale.ROOT, ", its kernels at the decode's %.2f us each", v[2] * 1e6) : "");
             case TRAINING -> String.format(java.util.Locale.ROOT, "%s.compute-efficiency = %.4f, "
                     + "%s.fp8-compute-efficiency = %.4f, %s.attention-efficiency = %.4f, %s.memory-efficiency = %.4f, "
-                    + "%s.expert-efficiency = %.4f, %s.per-operation = %.2f us", group, v[0], group, v[1], group, v[2],
-                    group, v[3], group, v[4], group, v[5] * 1e6);
+                    + "%s.expert-efficiency = %.4f, %s.alltoall-expert-efficiency = %.4f, %s.per-operation = %.2f us", group,
+                    v[0], group, v[1], group, v[2], group, v[3], group, v[4], group, v[5], group, v[6] * 1e6);
         };
     }
 
@@ -356,7 +356,7 @@ public final class PublishedValidation {
     }
 
     /** The training terms, in {@link Overheads}' order, and the value of each that leaves the roofline as it is. */
-    private static final int TRAINING_TERMS = 6;
+    private static final int TRAINING_TERMS = 7;
 
     /**
      * The fit rows a trainer's term must move for the trainer to get a value of its own: fewer leave it at the typical
@@ -364,19 +364,19 @@ public final class PublishedValidation {
      * otherwise set what every prediction of that kind takes.
      */
     static final int MIN_TELLING_ROWS = 5;
-    private static final double[] NO_TERMS = {1, 1, 1, 1, 1, 0};
+    private static final double[] NO_TERMS = {1, 1, 1, 1, 1, 1, 0};
     private static final String[] TRAINING_NAMES = {"compute-efficiency", "fp8-compute-efficiency",
-        "attention-efficiency", "memory-efficiency", "expert-efficiency", "per-operation"};
+        "attention-efficiency", "memory-efficiency", "expert-efficiency", "alltoall-expert-efficiency", "per-operation"};
 
     /**
-     * The five training terms: a full search on every fifth point of each grid, then coordinate descent over the
+     * The training terms: a full search on every fifth point of each grid, then coordinate descent over the
      * full grids from the best point (each term in turn, until no term moves), as the median cost is flat in places.
      * A term the group's rows cannot tell (changing it over its whole range moves no row: no FP8 GEMM in any row, say)
      * is not fitted: it takes the typical trainer's value, and says so.
      */
     private static void fitTraining(List<Term> terms, Map<String, double[]> values, List<Prepared> rows, String group,
                                     String engine, List<String> ids, String noRow) {
-        double[][] grids = {COMPUTE, COMPUTE, ATTENTION, MEMORY, COMPUTE, PER_OPERATION};
+        double[][] grids = {COMPUTE, COMPUTE, ATTENTION, MEMORY, COMPUTE, COMPUTE, PER_OPERATION};
         double[] typical = values.get(Kind.TRAINING.label() + "." + TYPICAL);
         boolean[] identified = new boolean[TRAINING_TERMS];
         int[] telling = new int[TRAINING_TERMS];
@@ -405,7 +405,7 @@ public final class PublishedValidation {
             }
             int[] at = best.clone();
             for (int term = 0; term < TRAINING_TERMS; term++) {
-                at[term] = identified[term] ? 0 : best[term];
+                at[term] = coarse(term, identified) ? 0 : best[term];
             }
             bestCost = trainingCost(rows, grids, best, typical, identified);
             // Odometer over the coarse grid of the identified terms.
@@ -417,7 +417,7 @@ public final class PublishedValidation {
                 }
                 int term = 0;
                 while (term < TRAINING_TERMS) {
-                    if (!identified[term]) {
+                    if (!coarse(term, identified)) {
                         term++;
                         continue;
                     }
@@ -471,7 +471,10 @@ public final class PublishedValidation {
             "fraction of the basis's memory bandwidth " + who + " memory-bound device kernels (norms, activations, "
                     + "optimizer) reach (Overheads.memoryEfficiency)",
             "fraction of the GEMM ceiling " + who + " routed experts' GEMMs of a mixture of experts reach, in any "
-                    + "precision (Overheads.expertEfficiency)",
+                    + "precision, on a fused dispatch path (Megatron-Core's flex dispatcher: DeepEP, HybridEP; or the "
+                    + "trainer's own) (Overheads.expertEfficiency)",
+            "the same under Megatron-Core's all-to-all token dispatcher (rows with 'a2a' in their parallel column, as "
+                    + "their recipes run it) (Overheads.alltoallExpertEfficiency)",
             "fixed cost per operation run: launch, dispatch, synchronisation (Overheads.perOperationSeconds)"};
         for (int term = 0; term < TRAINING_TERMS; term++) {
             boolean own = fitted && (identified[term] || typical == null);
@@ -487,6 +490,18 @@ public final class PublishedValidation {
                     meanings[term] + why, ids, bound));
         }
     }
+
+    /**
+     * Whether the coarse search spans a term: every identified term but the two expert efficiencies, which move only the
+     * mixture-of-experts rows and are found by the coordinate descent from the coarse optimum (a dimension each would
+     * multiply the coarse search by twenty).
+     */
+    private static boolean coarse(int term, boolean[] identified) {
+        return identified[term] && term != EXPERT_TERM && term != ALLTOALL_EXPERT_TERM;
+    }
+
+    private static final int EXPERT_TERM = 4;
+    private static final int ALLTOALL_EXPERT_TERM = 5;
 
     private static double[] point(double[][] grids, int[] at, double[] typical, boolean[] identified) {
         double[] v = new double[TRAINING_TERMS];
@@ -556,7 +571,7 @@ public final class PublishedValidation {
             // The sums the terms scale: compute-bound seconds by kind, memory-bound seconds, operation runs (the
             // pipeline's passes counted with their bubble).
             parts[b] = Overheads.parts(plan.operations(), Roofline.evaluate(plan.operations(), ceilings),
-                    Estimator.passScale(setup));
+                    Estimator.passScale(setup), setup.moeDispatcher());
         }
         double runs = parts[Basis.MEASURED.ordinal()][TRAINING_TERMS - 1];
         double tokens = setup.tokensPerStep();

@@ -4,6 +4,7 @@ import membound.model.engine.Engine;
 import membound.model.training.Checkpointing;
 import membound.model.training.FineTuning;
 import membound.model.training.LoraTarget;
+import membound.model.training.MoeDispatcher;
 import membound.model.training.Parallelism;
 import membound.model.training.TrainingSetup;
 import membound.model.workload.Transformer;
@@ -26,7 +27,10 @@ final class TrainingRows {
      * 1F1B), {@code epN} (expert parallel), {@code zeroS} (ZeRO stage: 1 = Megatron's distributed optimizer, 3 = FSDP),
      * {@code shardN} (hybrid sharding: ZeRO-3 inside groups of N replicas), {@code nodesN} (N nodes of equal size) or
      * {@code nvlN} (NVLink domains of at most N GPUs, as GB200 NVL72 racks: the devices fill domains of the largest
-     * divisor of their count not above N); {@code -} for one device. {@code recompute}: {@code none}, {@code
+     * divisor of their count not above N), {@code a2a} (Megatron-Core's all-to-all token dispatcher, where the row's
+     * recipe runs it; else a fused dispatch path: its flex dispatcher, or the trainer's own), {@code epoverlap}
+     * (Megatron-Core's expert-parallel communication overlap, the recipe's {@code moe_a2a_overlap}); {@code -} for one
+     * device. {@code recompute}: {@code none}, {@code
      * selective} (the attention core), {@code selective:m1,m2} (Megatron's recompute_modules), {@code full}, {@code
      * full:N} (N layers of each stage). {@code finetune}: {@code full}, {@code lora} or {@code qlora}, optionally
      * {@code :rN} (rank) and {@code :targets} (q,k,v,o,gate,up,down or all); without them the project's default rank 16
@@ -34,6 +38,8 @@ final class TrainingRows {
      */
     static TrainingSetup trainingSetup(PublishedRow row) {
         Parallelism parallelism = Parallelism.SINGLE;
+        MoeDispatcher dispatcher = MoeDispatcher.FUSED;
+        boolean expertOverlap = false;
         if (!row.parallel().equals("-")) {
             int dp = 1;
             int tp = 1;
@@ -47,7 +53,11 @@ final class TrainingRows {
             int domain = 0;
             for (String part : row.parallel().split(",")) {
                 try {
-                    if (part.startsWith("dp")) {
+                    if (part.equals("a2a")) {
+                        dispatcher = MoeDispatcher.ALLTOALL;
+                    } else if (part.equals("epoverlap")) {
+                        expertOverlap = true;
+                    } else if (part.startsWith("dp")) {
                         dp = Integer.parseInt(part.substring(2));
                     } else if (part.startsWith("tp")) {
                         tp = Integer.parseInt(part.substring(2));
@@ -72,7 +82,7 @@ final class TrainingRows {
                     }
                 } catch (NumberFormatException e) {
                     throw new BadInputException("published.tsv line " + row.line() + ": parallel must be dpN[,tpN][,ppN]"
-                            + "[,cpN][,vpN][,epN][,zeroS][,shardN][,nodesN|nvlN]: parallel=" + row.parallel());
+                            + "[,cpN][,vpN][,epN][,zeroS][,shardN][,nodesN|nvlN][,a2a][,epoverlap]: parallel=" + row.parallel());
                 }
             }
             if (nodes > 0 && domain > 0) {
@@ -121,7 +131,8 @@ final class TrainingRows {
         TrainingSetup.Builder b = TrainingSetup.builder().steps(1).sequenceLength(row.tokens())
                 .microBatchSize(row.batch()).gradientAccumulation(row.accumulation())
                 .checkpointing(checkpointing)
-                .flashAttention(true).parallelism(parallelism).fineTuning(fineTuning).overlapCommunication(true)
+                .flashAttention(true).parallelism(parallelism).moeDispatcher(dispatcher)
+                .overlapExpertCommunication(expertOverlap).fineTuning(fineTuning).overlapCommunication(true)
                 // The row's trainer's attention kernel on the day the figure was published (trainers.tsv).
                 .attentionKernel(membound.model.trainer.Trainer.parse(row.engine()).attentionKernel(row.date()));
         if (recompute.length > 1 && checkpointing == Checkpointing.SELECTIVE) {

@@ -148,6 +148,12 @@ class PublishedValidationTest {
         assertEquals(32, moe.parallelism().expertParallel());
         assertEquals(java.util.Set.of(membound.model.training.RecomputeModule.MLA_UP_PROJ,
                 membound.model.training.RecomputeModule.MLP), moe.recomputeModules());
+        // The MoE token dispatcher and expert-parallel overlap, as each row's recipe sets them.
+        assertEquals(membound.model.training.MoeDispatcher.FUSED, moe.moeDispatcher(), "l169: DeepEP");
+        assertTrue(moe.overlapExpertCommunication(), "l169: moe_a2a_overlap");
+        var alltoall = TrainingRows.trainingSetup(row("l168"));
+        assertEquals(membound.model.training.MoeDispatcher.ALLTOALL, alltoall.moeDispatcher());
+        assertFalse(alltoall.overlapExpertCommunication());
         var hybrid = TrainingRows.trainingSetup(row("l217")).parallelism();
         assertEquals(8, hybrid.shardGroup());
         assertEquals(5, TrainingRows.trainingSetup(row("l25")).recomputeLayers());
@@ -170,7 +176,7 @@ class PublishedValidationTest {
                 base.unit(), base.source(), base.quote(), base.aside(), base.date());
         BadInputException e = assertThrows(BadInputException.class, () -> TrainingRows.trainingSetup(odd));
         assertTrue(e.getMessage().endsWith("parallel must be dpN[,tpN][,ppN][,cpN][,vpN][,epN][,zeroS][,shardN]"
-                + "[,nodesN|nvlN]: parallel=dp4,tp4,pp16,xp4"), e.getMessage());
+                + "[,nodesN|nvlN][,a2a][,epoverlap]: parallel=dp4,tp4,pp16,xp4"), e.getMessage());
         String header = PublishedSet.text(PublishedSet.RESOURCE).lines().findFirst().orElseThrow();
         String line = PublishedSet.text(PublishedSet.RESOURCE).lines().filter(l -> l.startsWith("l1\t"))
                 .findFirst().orElseThrow().replace("\ttokens/s/device\t", "\ttokens/hour\t");
