@@ -108,6 +108,12 @@ public final class Estimator {
                             ? "; the expert-parallel all-to-all hidden behind compute (--overlap-expert-communication)"
                             : "; the expert-parallel all-to-all not overlapped") : ""));
         }
+        int zero = setup.parallelism().zeroStage();
+        if ((zero == 1 || zero == 2) && setup.parallelism().gradientGroup() > 1 && setup.overlapCommunication()
+                && !setup.overlapParameterGather()) {
+            notes.add("the distributed optimizer's all-gather of the updated parameters is not overlapped "
+                    + "(--no-overlap-param-gather): it adds to the step");
+        }
         if (tenants > 1 && machine.tenants() == null) {
             notes.add(String.format(Locale.ROOT, "%d tenants share %s: no measured tenants curve, so each gets an even "
                     + "1/%d of the bandwidth and of the compute", tenants, machine.name(), tenants));

@@ -141,6 +141,12 @@ public final class PredictOptions {
             + "compute (Megatron-Core's overlap_moe_expert_parallel_comm, the recipes' moe_a2a_overlap).")
     boolean overlapExpertCommunication;
 
+    @Option(names = "--overlap-param-gather", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "With a distributed optimizer (--zero 1 or 2) and --overlap-communication: hide its "
+            + "all-gather of the updated parameters behind the next forward (Megatron's overlap_param_gather; default "
+            + "on; --no-overlap-param-gather exposes it, as Megatron-Bridge's 25.11 MXFP8 recipes ran).")
+    boolean overlapParamGather;
+
     @Option(names = "--flash-attention", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Fused attention kernel (default on).")
     boolean flashAttention;
@@ -265,7 +271,7 @@ public final class PredictOptions {
             "--data-parallel", "--tensor-parallel", "--pipeline-parallel", "--zero", "--link", "--overlap-communication",
             "--operations", "--nodes", "--gpus-per-node", "--trainer", "--virtual-stages", "--context-parallel",
             "--expert-parallel", "--shard-group", "--recompute-modules", "--recompute-layers", "--attention-precision",
-            "--attention-kernel", "--moe-dispatcher", "--overlap-expert-communication");
+            "--attention-kernel", "--moe-dispatcher", "--overlap-expert-communication", "--overlap-param-gather");
 
     /** Options that only decode reads: without --decode each is an error. */
     static final List<String> DECODE_ONLY = List.of("--weights", "--context", "--batch", "--prompt", "--kv-precision",
@@ -544,6 +550,7 @@ public final class PredictOptions {
                 .overlapCommunication(overlapCommunication || trainer().overlapsCommunication())
                 .moeDispatcher(moeDispatcher == null ? null : membound.model.training.MoeDispatcher.parse(moeDispatcher))
                 .overlapExpertCommunication(overlapExpertCommunication)
+                .overlapParameterGather(overlapParamGather)
                 .recomputeLayers(recomputeLayers)
                 .attentionKernel(attentionKernel != null ? membound.model.training.AttentionKernel.parse(attentionKernel)
                         : trainer().attentionKernel(null));

@@ -380,20 +380,20 @@ public final class StepPlanner {
             int experts = par.expertGradientGroup();
             double denseShare = 1 - expertShare;
             // ZeRO-3 reduce-scatters the gradients ((n-1)/n: the weights are gathered again before each pass);
-            // without it they are all-reduced, or reduce-scattered and the updated shards all-gathered: 2(n-1)/n.
+            // ZeRO-1/2 (a distributed optimizer) reduce-scatter them and all-gather the updated shards after the step,
+            // (n-1)/n each, the gather hidden behind the next step's forward only where the parameter-gather overlap is
+            // on; without ZeRO they are all-reduced, 2(n-1)/n.
             boolean zero3 = par.zeroStage() == 3;
-            double reduce = zero3 ? 1 : 2;
+            boolean distributedOptimizer = par.zeroStage() == 1 || par.zeroStage() == 2;
+            double w = setup.weightPrecision().bytesPerElement();
+            boolean gatherHidden = setup.overlapCommunication() && setup.overlapParameterGather();
             if (dense > 1 && denseShare > 0) {
-                ops.addTransfer(zero3 ? "data-parallel gradient reduce-scatter" : "data-parallel gradient all-reduce",
-                        OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, 1,
-                        reduce * (dense - 1) / dense * trainableOnDevice * denseShare * g, reduce * (dense - 1),
-                        setup.overlapCommunication());
+                dataParallelReduction(ops, "data-parallel", dense, trainableOnDevice * denseShare, g, w, zero3,
+                        distributedOptimizer, setup.overlapCommunication(), gatherHidden);
             }
             if (experts > 1 && expertShare > 0) {
-                ops.addTransfer(zero3 ? "expert data-parallel gradient reduce-scatter"
-                                : "expert data-parallel gradient all-reduce", OperationClass.COMMUNICATION,
-                        Placement.PARALLEL_LINK, 1, reduce * (experts - 1) / experts * trainableOnDevice * expertShare * g,
-                        reduce * (experts - 1), setup.overlapCommunication());
+                dataParallelReduction(ops, "expert data-parallel", experts, trainableOnDevice * expertShare, g, w,
+                        zero3, distributedOptimizer, setup.overlapCommunication(), gatherHidden);
             }
             if (zero3 && (dense > 1 || experts > 1)) {
                 // Prefetched layer by layer (FSDP, DeepSpeed ZeRO-3): it may hide behind the passes.
@@ -455,6 +455,29 @@ public final class StepPlanner {
             ops.addTransfer("pipeline sends (activations forward, gradients back)",
                     OperationClass.COMMUNICATION, par.nodes() > 1 ? Placement.NETWORK_LINK : Placement.NODE_LINK,
                     m * par.virtualStages(), 2 * activation / t, 2, false);
+        }
+    }
+
+    /**
+     * One group's gradient reduction over {@code n} ranks: ZeRO-3's reduce-scatter; a distributed optimizer's
+     * reduce-scatter and its all-gather of the updated parameters (in the weights' precision), the gather overlapped
+     * only where {@code gatherHidden}; else an all-reduce (Patarasuk and Yuan's ring volumes).
+     */
+    private static void dataParallelReduction(OperationList ops, String group, int n, double trainable, double g,
+                                              double w, boolean zero3, boolean distributedOptimizer, boolean overlap,
+                                              boolean gatherHidden) {
+        double share = (double) (n - 1) / n;
+        if (zero3) {
+            ops.addTransfer(group + " gradient reduce-scatter", OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, 1,
+                    share * trainable * g, n - 1, overlap);
+        } else if (distributedOptimizer) {
+            ops.addTransfer(group + " gradient reduce-scatter (distributed optimizer)", OperationClass.COMMUNICATION,
+                    Placement.PARALLEL_LINK, 1, share * trainable * g, n - 1, overlap);
+            ops.addTransfer(group + " parameter all-gather (distributed optimizer)", OperationClass.COMMUNICATION,
+                    Placement.PARALLEL_LINK, 1, share * trainable * w, n - 1, gatherHidden);
+        } else {
+            ops.addTransfer(group + " gradient all-reduce", OperationClass.COMMUNICATION, Placement.PARALLEL_LINK, 1,
+                    2 * share * trainable * g, 2.0 * (n - 1), overlap);
         }
     }
 

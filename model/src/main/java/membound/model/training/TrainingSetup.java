@@ -22,6 +22,9 @@ import membound.vocabulary.Precision;
  * @param moeDispatcher how a mixture of experts' tokens reach their experts (a fused path or Megatron-Core's all-to-all)
  * @param overlapExpertCommunication the expert-parallel all-to-all of one micro-batch hides behind another's compute
  *        (Megatron-Core's {@code overlap_moe_expert_parallel_comm}, the recipes' {@code moe_a2a_overlap})
+ * @param overlapParameterGather with a distributed optimizer (ZeRO-1/2) and overlapped communication, its all-gather of
+ *        the updated parameters hides behind the next step's forward (Megatron's {@code overlap_param_gather}, on in
+ *        the default; its MXFP8 recipes of 25.11 turn it off)
  */
 public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize, int gradientAccumulation,
                             Precision weightPrecision, Precision activationPrecision, Precision gradientPrecision,
@@ -30,7 +33,8 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
                             Pruning pruning, Offload offload, Parallelism parallelism, int tenants,
                             boolean overlapCommunication, java.util.Set<RecomputeModule> recomputeModules,
                             int recomputeLayers, Precision attentionPrecision, AttentionKernel attentionKernel,
-                            MoeDispatcher moeDispatcher, boolean overlapExpertCommunication) {
+                            MoeDispatcher moeDispatcher, boolean overlapExpertCommunication,
+                            boolean overlapParameterGather) {
 
     public TrainingSetup {
         if (tokens <= 0) {
@@ -118,6 +122,7 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         b.attentionKernel = attentionKernel;
         b.moeDispatcher = moeDispatcher;
         b.overlapExpertCommunication = overlapExpertCommunication;
+        b.overlapParameterGather = overlapParameterGather;
         return b;
     }
 
@@ -210,6 +215,7 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         private AttentionKernel attentionKernel = AttentionKernel.FA2;
         private MoeDispatcher moeDispatcher = MoeDispatcher.FUSED;
         private boolean overlapExpertCommunication;
+        private boolean overlapParameterGather = true;
 
         private Builder() {
         }
@@ -259,6 +265,8 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
         public Builder moeDispatcher(MoeDispatcher value) { moeDispatcher = value; return this; }
         /** Hide the expert-parallel all-to-all of one micro-batch behind another's compute. */
         public Builder overlapExpertCommunication(boolean value) { overlapExpertCommunication = value; return this; }
+        /** With a distributed optimizer: hide its parameter all-gather behind the next forward (default on). */
+        public Builder overlapParameterGather(boolean value) { overlapParameterGather = value; return this; }
 
         public TrainingSetup build() {
             long total = tokens;
@@ -274,7 +282,7 @@ public record TrainingSetup(long tokens, int sequenceLength, int microBatchSize,
                     activationPrecision, gradientPrecision, optimizerStatePrecision, masterWeights, optimizer,
                     checkpointing, flashAttention, fineTuning, pruning, offload, parallelism, tenants,
                     overlapCommunication, recomputeModules, recomputeLayers, attentionPrecision, attentionKernel,
-                    moeDispatcher, overlapExpertCommunication);
+                    moeDispatcher, overlapExpertCommunication, overlapParameterGather);
         }
     }
 }

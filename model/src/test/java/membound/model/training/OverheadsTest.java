@@ -96,6 +96,28 @@ class OverheadsTest {
     }
 
     @Test
+    void shouldSplitTheDistributedOptimizersReductionAndExposeItsGatherOnlyWhenAsked() {
+        Machine h100 = Machines.datasheet("h100-sxm");
+        Parallelism zero1 = new Parallelism(8, 1, 1, 1, 1, 1, 1, 0, null, 1);
+        TrainingSetup.Builder b = TrainingSetup.builder().steps(1).parallelism(zero1).overlapCommunication(true);
+        for (boolean hidden : new boolean[] {true, false}) {
+            StepPlan plan = StepPlanner.plan(Presets.get("llama-3.2-1b"), b.overlapParameterGather(hidden).build(), h100);
+            Operation scatter = plan.operations().stream()
+                    .filter(o -> o.name().startsWith("data-parallel gradient reduce-scatter")).findFirst().orElseThrow();
+            Operation gather = plan.operations().stream()
+                    .filter(o -> o.name().startsWith("data-parallel parameter all-gather")).findFirst().orElseThrow();
+            assertTrue(scatter.overlapsBackward(), "the gradients' reduce-scatter overlaps the backward either way");
+            assertEquals(hidden, gather.overlapsBackward());
+            // BF16 gradients and weights: the two halves of the all-reduce's 2(n-1)/n volume.
+            assertEquals(scatter.linkBytes(), gather.linkBytes(), 0);
+        }
+        StepPlan plain = StepPlanner.plan(Presets.get("llama-3.2-1b"), b.parallelism(
+                new Parallelism(8, 1, 1, 1, 1, 1, 0, 0, null, 1)).build(), h100);
+        assertTrue(plain.operations().stream().anyMatch(o -> o.name().equals("data-parallel gradient all-reduce")),
+                "without ZeRO: one all-reduce");
+    }
+
+    @Test
     void shouldReadEachDispatcherByItsNamesAndRefuseOthersInOneLine() {
         assertEquals(MoeDispatcher.FUSED, MoeDispatcher.parse("HybridEP"));
         assertEquals(MoeDispatcher.FUSED, MoeDispatcher.parse("deepep"));

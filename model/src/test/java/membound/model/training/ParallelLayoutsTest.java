@@ -88,8 +88,8 @@ class ParallelLayoutsTest {
         assertEquals(4096.0 * 2 * 8 * 128 * 2, ring.linkBytes(), 1e-6);
         assertEquals(Placement.NODE_LINK, ring.placement());
         // Gradients are reduced over data x context parallel ranks: two, as with two replicas.
-        assertEquals(only(a, "data-parallel gradient all-reduce").linkBytes(),
-                only(b, "data-parallel gradient all-reduce").linkBytes(), 1);
+        String scatter = "data-parallel gradient reduce-scatter (distributed optimizer)";
+        assertEquals(only(a, scatter).linkBytes(), only(b, scatter).linkBytes(), 1);
         TrainingSetup across = setup().parallelism(layout(1, 8, 1, 2, 1, 1, 1, 0, 2)).build();
         assertEquals(Placement.NETWORK_LINK, only(Estimator.plan(llama8b, across, h100).operations(),
                 "context-parallel key/value ring (forward)").placement(), "tp 8 x cp 2 spans two 8-GPU nodes");

@@ -29,8 +29,9 @@ final class TrainingRows {
      * {@code nvlN} (NVLink domains of at most N GPUs, as GB200 NVL72 racks: the devices fill domains of the largest
      * divisor of their count not above N), {@code a2a} (Megatron-Core's all-to-all token dispatcher, where the row's
      * recipe runs it; else a fused dispatch path: its flex dispatcher, or the trainer's own), {@code epoverlap}
-     * (Megatron-Core's expert-parallel communication overlap, the recipe's {@code moe_a2a_overlap}); {@code -} for one
-     * device. {@code recompute}: {@code none}, {@code
+     * (Megatron-Core's expert-parallel communication overlap, the recipe's {@code moe_a2a_overlap}), {@code nopgo}
+     * (the distributed optimizer's parameter all-gather not overlapped: the recipe turns {@code overlap_param_gather}
+     * off); {@code -} for one device. {@code recompute}: {@code none}, {@code
      * selective} (the attention core), {@code selective:m1,m2} (Megatron's recompute_modules), {@code full}, {@code
      * full:N} (N layers of each stage). {@code finetune}: {@code full}, {@code lora} or {@code qlora}, optionally
      * {@code :rN} (rank) and {@code :targets} (q,k,v,o,gate,up,down or all); without them the project's default rank 16
@@ -40,6 +41,7 @@ final class TrainingRows {
         Parallelism parallelism = Parallelism.SINGLE;
         MoeDispatcher dispatcher = MoeDispatcher.FUSED;
         boolean expertOverlap = false;
+        boolean parameterGatherOverlap = true;
         if (!row.parallel().equals("-")) {
             int dp = 1;
             int tp = 1;
@@ -57,6 +59,8 @@ final class TrainingRows {
                         dispatcher = MoeDispatcher.ALLTOALL;
                     } else if (part.equals("epoverlap")) {
                         expertOverlap = true;
+                    } else if (part.equals("nopgo")) {
+                        parameterGatherOverlap = false;
                     } else if (part.startsWith("dp")) {
                         dp = Integer.parseInt(part.substring(2));
                     } else if (part.startsWith("tp")) {
@@ -82,7 +86,7 @@ final class TrainingRows {
                     }
                 } catch (NumberFormatException e) {
                     throw new BadInputException("published.tsv line " + row.line() + ": parallel must be dpN[,tpN][,ppN]"
-                            + "[,cpN][,vpN][,epN][,zeroS][,shardN][,nodesN|nvlN][,a2a][,epoverlap]: parallel=" + row.parallel());
+                            + "[,cpN][,vpN][,epN][,zeroS][,shardN][,nodesN|nvlN][,a2a][,epoverlap][,nopgo]: parallel=" + row.parallel());
                 }
             }
             if (nodes > 0 && domain > 0) {
@@ -132,7 +136,7 @@ final class TrainingRows {
                 .microBatchSize(row.batch()).gradientAccumulation(row.accumulation())
                 .checkpointing(checkpointing)
                 .flashAttention(true).parallelism(parallelism).moeDispatcher(dispatcher)
-                .overlapExpertCommunication(expertOverlap).fineTuning(fineTuning).overlapCommunication(true)
+                .overlapExpertCommunication(expertOverlap).overlapParameterGather(parameterGatherOverlap).fineTuning(fineTuning).overlapCommunication(true)
                 // The row's trainer's attention kernel on the day the figure was published (trainers.tsv).
                 .attentionKernel(membound.model.trainer.Trainer.parse(row.engine()).attentionKernel(row.date()));
         if (recompute.length > 1 && checkpointing == Checkpointing.SELECTIVE) {

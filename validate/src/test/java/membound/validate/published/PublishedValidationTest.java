@@ -154,6 +154,8 @@ class PublishedValidationTest {
         var alltoall = TrainingRows.trainingSetup(row("l168"));
         assertEquals(membound.model.training.MoeDispatcher.ALLTOALL, alltoall.moeDispatcher());
         assertFalse(alltoall.overlapExpertCommunication());
+        assertTrue(alltoall.overlapParameterGather(), "l168: 26.04.01 keeps the parameter-gather overlap");
+        assertFalse(TrainingRows.trainingSetup(row("l174")).overlapParameterGather(), "l174: fp8_mx at 25.11 turns it off");
         var hybrid = TrainingRows.trainingSetup(row("l217")).parallelism();
         assertEquals(8, hybrid.shardGroup());
         assertEquals(5, TrainingRows.trainingSetup(row("l25")).recomputeLayers());
@@ -176,7 +178,7 @@ class PublishedValidationTest {
                 base.unit(), base.source(), base.quote(), base.aside(), base.date());
         BadInputException e = assertThrows(BadInputException.class, () -> TrainingRows.trainingSetup(odd));
         assertTrue(e.getMessage().endsWith("parallel must be dpN[,tpN][,ppN][,cpN][,vpN][,epN][,zeroS][,shardN]"
-                + "[,nodesN|nvlN][,a2a][,epoverlap]: parallel=dp4,tp4,pp16,xp4"), e.getMessage());
+                + "[,nodesN|nvlN][,a2a][,epoverlap][,nopgo]: parallel=dp4,tp4,pp16,xp4"), e.getMessage());
         String header = PublishedSet.text(PublishedSet.RESOURCE).lines().findFirst().orElseThrow();
         String line = PublishedSet.text(PublishedSet.RESOURCE).lines().filter(l -> l.startsWith("l1\t"))
                 .findFirst().orElseThrow().replace("\ttokens/s/device\t", "\ttokens/hour\t");
