@@ -20,11 +20,13 @@ import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;
 import membound.model.roofline.Roofline;
 import membound.model.trainer.Trainer;
+import membound.model.training.MoeDispatcher;
 import membound.model.training.Overheads;
 import membound.model.training.Parallelism;
 import membound.model.training.StepPlan;
 import membound.model.training.StepPlanner;
 import membound.model.training.TrainingSetup;
+import membound.model.workload.Transformer;
 import membound.model.workload.Workload;
 
 /**
@@ -98,12 +100,13 @@ public final class Estimator {
                     machine.device().kernelLaunchSeconds().source(Basis.MEASURED), launches[0]));
         }
         datasheetUnknown.ifPresent(notes::add);
-        if (workload instanceof membound.model.workload.Transformer tf && tf.expertLayers() > 0) {
-            boolean alltoall = setup.moeDispatcher() == membound.model.training.MoeDispatcher.ALLTOALL;
+        Overheads overheads = trainer.overheads();
+        if (workload instanceof Transformer tf && tf.expertLayers() > 0) {
+            boolean alltoall = setup.moeDispatcher() == MoeDispatcher.ALLTOALL;
             notes.add(String.format(Locale.ROOT, "mixture of experts: %s dispatcher, the trainer's %s %.3f on the "
                     + "routed experts' GEMMs%s", alltoall ? "Megatron-Core's all-to-all" : "a fused",
                     alltoall ? "alltoall-expert-efficiency" : "expert-efficiency",
-                    alltoall ? trainer.overheads().alltoallExpertEfficiency() : trainer.overheads().expertEfficiency(),
+                    alltoall ? overheads.alltoallExpertEfficiency() : overheads.expertEfficiency(),
                     setup.parallelism().expertParallel() > 1 ? (setup.overlapExpertCommunication()
                             ? "; the expert-parallel all-to-all hidden behind compute (--overlap-expert-communication)"
                             : "; the expert-parallel all-to-all not overlapped") : ""));
@@ -122,7 +125,6 @@ public final class Estimator {
                     + "(measured tenants curve: %s) and 1/%d of the compute", tenants, machine.name(),
                     Ceilings.bandwidthShare(machine, tenants), machine.tenants().source(), tenants));
         }
-        Overheads overheads = trainer.overheads();
         double passScale = passScale(setup);
         double added = overheads.addedSeconds(plan.operations(), Roofline.evaluate(plan.operations(), measuredCeilings),
                 passScale, setup.moeDispatcher());

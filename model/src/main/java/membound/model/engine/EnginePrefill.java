@@ -72,15 +72,4 @@ public final class EnginePrefill {
         }
         return seconds;
     }
-
-    /** Fused attention's share of the prefill's compute seconds at the ceilings (0 where it has none). */
-    public static double attentionShare(double[][] parts) {
-        double attention = 0;
-        double all = 0;
-        for (int i = 0; i < parts[0].length; i++) {
-            attention += parts[2][i];
-            all += parts[0][i] + parts[2][i];
-        }
-        return all > 0 ? attention / all : 0;
-    }
 }

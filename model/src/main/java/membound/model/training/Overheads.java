@@ -90,13 +90,6 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
                 perOperationSeconds, source);
     }
 
-    /** One expert efficiency whatever the dispatcher. */
-    public Overheads(double computeEfficiency, double lowPrecisionComputeEfficiency, double attentionEfficiency,
-                     double memoryEfficiency, double expertEfficiency, double perOperationSeconds, String source) {
-        this(computeEfficiency, lowPrecisionComputeEfficiency, attentionEfficiency, memoryEfficiency, expertEfficiency,
-                expertEfficiency, perOperationSeconds, source);
-    }
-
     /** Seconds the terms add to a step whose roofline evaluation is {@code eval} (of {@code operations}). */
     public double addedSeconds(List<Operation> operations, Roofline.Evaluation eval) {
         return addedSeconds(operations, eval, 1);

@@ -73,7 +73,11 @@ final class InferenceFits {
      * whose moves differ tell the attention's efficiency apart from the GEMMs'.
      */
     private static double attentionMove(Prepared p) {
-        return Math.abs(Math.log(p.fitted(1, 0, 0, 1, 1, PREFILL_ATTENTION[0]) / p.fitted(1, 0, 0, 1, 1, 1)));
+        double[] low = noTerms(Kind.PREFILL);
+        double[] high = noTerms(Kind.PREFILL);
+        low[5] = PREFILL_ATTENTION[0];
+        high[5] = 1;
+        return Math.abs(Math.log(p.fitted(low) / p.fitted(high)));
     }
 
     /**

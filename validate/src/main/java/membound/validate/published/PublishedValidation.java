@@ -254,11 +254,7 @@ public final class PublishedValidation {
         return switch (kind) {
             case DECODE -> String.format(java.util.Locale.ROOT, "%s.bandwidth-efficiency = %.4f, %s.per-kernel = %.2f us, "
                     + "%s.gemm-efficiency = %.4f", group, v[0], group, v[1] * 1e6, group, v[2]);
-            case PREFILL -> String.format(java.util.Locale.ROOT, "%s.gemm-efficiency = %.4f, %s%s.traffic-overlap = %d%s",
-                    group, v[0], v.length > 5 && !Double.isNaN(v[5]) ? String.format(java.util.Locale.ROOT,
-                            "%s.attention-efficiency = %.4f, ", group.substring(0, group.lastIndexOf('.')), v[5]) : "",
-                    group.substring(0, group.lastIndexOf('.')), v[1] == 0 ? 1 : 0, v[2] > 0 ? String.format(
-                            java.util.Locale.ROOT, ", its kernels at the decode's %.2f us each", v[2] * 1e6) : "");
+            case PREFILL -> describePrefill(group, v);
             case TRAINING -> String.format(java.util.Locale.ROOT, "%s.compute-efficiency = %.4f, "
                     + "%s.fp8-compute-efficiency = %.4f, %s.attention-efficiency = %.4f, %s.memory-efficiency = %.4f, "
                     + "%s.expert-efficiency = %.4f, %s.alltoall-expert-efficiency = %.4f, %s.per-operation = %.2f us", group,
@@ -346,6 +342,19 @@ public final class PublishedValidation {
         throw new IllegalStateException("prefill groups are fitted per engine: " + group);
     }
 
+    /**
+     * A prefill row's terms: its GEMM path's efficiency ({@code group} is prefill.engine.path), the engine's attention
+     * efficiency where it has one of its own, its traffic form and its kernels' cost.
+     */
+    private static String describePrefill(String group, double[] v) {
+        String engine = group.substring(0, group.lastIndexOf('.'));
+        return String.format(java.util.Locale.ROOT, "%s.gemm-efficiency = %.4f, %s%s.traffic-overlap = %d%s", group,
+                v[0], Double.isNaN(v[5]) ? "" : String.format(java.util.Locale.ROOT,
+                        "%s.attention-efficiency = %.4f, ", engine, v[5]), engine, v[1] == 0 ? 1 : 0,
+                v[2] > 0 ? String.format(java.util.Locale.ROOT, ", its kernels at the decode's %.2f us each", v[2] * 1e6)
+                        : "");
+    }
+
     /** The values of a kind's terms that leave the roofline as it is. */
     static double[] noTerms(Kind kind) {
         return switch (kind) {
@@ -365,6 +374,8 @@ public final class PublishedValidation {
      */
     static final int MIN_TELLING_ROWS = 5;
     private static final double[] NO_TERMS = {1, 1, 1, 1, 1, 1, 0};
+    private static final int EXPERT_TERM = 4;
+    private static final int ALLTOALL_EXPERT_TERM = 5;
     private static final String[] TRAINING_NAMES = {"compute-efficiency", "fp8-compute-efficiency",
         "attention-efficiency", "memory-efficiency", "expert-efficiency", "alltoall-expert-efficiency", "per-operation"};
 
@@ -499,9 +510,6 @@ public final class PublishedValidation {
     private static boolean coarse(int term, boolean[] identified) {
         return identified[term] && term != EXPERT_TERM && term != ALLTOALL_EXPERT_TERM;
     }
-
-    private static final int EXPERT_TERM = 4;
-    private static final int ALLTOALL_EXPERT_TERM = 5;
 
     private static double[] point(double[][] grids, int[] at, double[] typical, boolean[] identified) {
         double[] v = new double[TRAINING_TERMS];

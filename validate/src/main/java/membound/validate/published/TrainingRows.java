@@ -86,7 +86,8 @@ final class TrainingRows {
                     }
                 } catch (NumberFormatException e) {
                     throw new BadInputException("published.tsv line " + row.line() + ": parallel must be dpN[,tpN][,ppN]"
-                            + "[,cpN][,vpN][,epN][,zeroS][,shardN][,nodesN|nvlN][,a2a][,epoverlap][,nopgo]: parallel=" + row.parallel());
+                            + "[,cpN][,vpN][,epN][,zeroS][,shardN][,nodesN|nvlN][,a2a][,epoverlap][,nopgo]: parallel="
+                            + row.parallel());
                 }
             }
             if (nodes > 0 && domain > 0) {
@@ -135,8 +136,9 @@ final class TrainingRows {
         TrainingSetup.Builder b = TrainingSetup.builder().steps(1).sequenceLength(row.tokens())
                 .microBatchSize(row.batch()).gradientAccumulation(row.accumulation())
                 .checkpointing(checkpointing)
-                .flashAttention(true).parallelism(parallelism).moeDispatcher(dispatcher)
-                .overlapExpertCommunication(expertOverlap).overlapParameterGather(parameterGatherOverlap).fineTuning(fineTuning).overlapCommunication(true)
+                .flashAttention(true).parallelism(parallelism).fineTuning(fineTuning).overlapCommunication(true)
+                .moeDispatcher(dispatcher).overlapExpertCommunication(expertOverlap)
+                .overlapParameterGather(parameterGatherOverlap)
                 // The row's trainer's attention kernel on the day the figure was published (trainers.tsv).
                 .attentionKernel(membound.model.trainer.Trainer.parse(row.engine()).attentionKernel(row.date()));
         if (recompute.length > 1 && checkpointing == Checkpointing.SELECTIVE) {
