@@ -600,6 +600,8 @@ class BadInputCatalogueTest {
                 "--attention-kernel", "fa4"});
         flags.add(new String[] {"--moe-dispatcher unknown", "moe dispatcher must be fused, flex, deepep, hybridep or "
                 + "alltoall: moe-dispatcher=allgather", "--moe-dispatcher", "allgather"});
+        flags.add(new String[] {"--moe-dispatcher alltoall with a trainer that has no such dispatcher", "moe-dispatcher "
+                + "must be fused with trainer llm-foundry", "--trainer", "llm-foundry", "--moe-dispatcher", "alltoall"});
         flags.add(new String[] {"--memory-bandwidth for a machine not in the run", "dgx-spark", "--memory-bandwidth",
                 "dgx-spark:1TB/s"});
         flags.add(new String[] {"--peak-flops for a machine not in the run", "h200:bf16=1P", "--peak-flops",

@@ -67,7 +67,7 @@ public final class Estimator {
      */
     public static Prediction predict(Workload workload, TrainingSetup setup, Machine machine, Trainer trainer,
                                      boolean named) {
-        trainer.check(setup.parallelism());
+        trainer.check(setup.parallelism(), setup.moeDispatcher());
         StepPlan plan = StepPlanner.plan(workload, setup, machine);
         Ceilings.Links links = links(machine, setup.parallelism());
         Link link = links.parallel();
@@ -103,10 +103,11 @@ public final class Estimator {
         Overheads overheads = trainer.overheads();
         if (workload instanceof Transformer tf && tf.expertLayers() > 0) {
             boolean alltoall = setup.moeDispatcher() == MoeDispatcher.ALLTOALL;
-            notes.add(String.format(Locale.ROOT, "mixture of experts: %s dispatcher, the trainer's %s %.3f on the "
-                    + "routed experts' GEMMs%s", alltoall ? "Megatron-Core's all-to-all" : "a fused",
-                    alltoall ? "alltoall-expert-efficiency" : "expert-efficiency",
-                    alltoall ? overheads.alltoallExpertEfficiency() : overheads.expertEfficiency(),
+            notes.add(String.format(Locale.ROOT, "mixture of experts: %s dispatcher, the trainer's expert-efficiency "
+                    + "%.3f on the routed experts' GEMMs%s%s", alltoall ? "Megatron-Core's all-to-all" : "a fused",
+                    overheads.expertEfficiency(), alltoall ? String.format(Locale.ROOT, " and its alltoall-dispatch "
+                    + "%.0f us per forward dispatch (the token counts read back to the host; the GPU then waits on the "
+                    + "host's launches)", overheads.alltoallDispatchSeconds() * 1e6) : "",
                     setup.parallelism().expertParallel() > 1 ? (setup.overlapExpertCommunication()
                             ? "; the expert-parallel all-to-all hidden behind compute (--overlap-expert-communication)"
                             : "; the expert-parallel all-to-all not overlapped") : ""));

@@ -124,7 +124,7 @@ public final class PredictCommand implements Callable<Integer> {
         }
         TrainingSetup setup = options.trainingSetup();
         membound.model.trainer.Trainer trainer = options.trainer();
-        trainer.check(setup.parallelism());
+        trainer.check(setup.parallelism(), setup.moeDispatcher());
         List<MachineResult<Prediction>> results = new ArrayList<>();
         for (String name : machineNames) {
             results.add(attempt(name, overrides, machineNames.size() > 1,

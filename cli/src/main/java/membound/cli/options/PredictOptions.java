@@ -133,8 +133,8 @@ public final class PredictOptions {
 
     @Option(names = "--moe-dispatcher", paramLabel = "D", description = "How a mixture of experts' tokens reach their "
             + "experts: fused (Megatron-Core's flex dispatcher over DeepEP or HybridEP, or a trainer's own path; also "
-            + "flex, deepep, hybridep) or alltoall (Megatron-Core's all-to-all token dispatcher); each has its fitted "
-            + "expert efficiency (default fused).")
+            + "flex, deepep, hybridep) or alltoall (Megatron-Core's all-to-all token dispatcher: its token counts read "
+            + "back to the host cost the trainer's fitted time per dispatch) (default fused).")
     String moeDispatcher;
 
     @Option(names = "--overlap-expert-communication", description = "Hide the expert-parallel all-to-all behind "

@@ -23,7 +23,8 @@ import membound.vocabulary.text.Names;
  */
 public record Trainer(String id, String name, List<String> aliases, String termsGroup, String termsWhy,
                       int maxZeroStage, boolean tensorParallel, boolean pipelineParallel,
-                      boolean overlapsCommunication, String attention, String source, List<Term> terms) {
+                      boolean overlapsCommunication, String attention, String source, List<Term> terms,
+                      boolean alltoallDispatcher) {
 
     /** One fitted term of a group: name, value, unit and the published-set rows it was fitted on. */
     public record Term(String group, String name, double value, String unit, List<String> fittedOn) {
@@ -52,7 +53,7 @@ public record Trainer(String id, String name, List<String> aliases, String terms
 
     /** The term names every group has, in {@link Overheads}' order. */
     public static final List<String> TERM_NAMES = List.of("compute-efficiency", "fp8-compute-efficiency",
-            "attention-efficiency", "memory-efficiency", "expert-efficiency", "alltoall-expert-efficiency", "per-operation");
+            "attention-efficiency", "memory-efficiency", "expert-efficiency", "alltoall-dispatch", "per-operation");
 
     private static final Map<String, List<Term>> GROUPS = loadTerms();
     private static final List<Trainer> TABLE = loadTrainers();
@@ -120,7 +121,7 @@ public record Trainer(String id, String name, List<String> aliases, String terms
     /** The terms as the roofline takes them. */
     public Overheads overheads() {
         return new Overheads(value("compute-efficiency"), value("fp8-compute-efficiency"), value("attention-efficiency"),
-                value("memory-efficiency"), value("expert-efficiency"), value("alltoall-expert-efficiency"),
+                value("memory-efficiency"), value("expert-efficiency"), value("alltoall-dispatch") * 1e-6,
                 value("per-operation") * 1e-6,
                 "trainer " + id + " (" + termsGroup + " terms, " + TERMS + ")");
     }
@@ -139,6 +140,16 @@ public record Trainer(String id, String name, List<String> aliases, String terms
      * pipeline parallelism it does not have.
      */
     public void check(Parallelism parallelism) {
+        check(parallelism, membound.model.training.MoeDispatcher.FUSED);
+    }
+
+    /** The same, and a token dispatcher the trainer lacks: Megatron-Core's all-to-all one outside Megatron-Core. */
+    public void check(Parallelism parallelism, membound.model.training.MoeDispatcher dispatcher) {
+        if (dispatcher == membound.model.training.MoeDispatcher.ALLTOALL && !alltoallDispatcher) {
+            throw new BadInputException("moe-dispatcher must be fused with trainer " + id + " (Megatron-Core's all-to-all "
+                    + "token dispatcher runs in megatron and nemo; " + id + " routes tokens its own way): "
+                    + "moe-dispatcher=alltoall, trainer=" + id);
+        }
         if (parallelism.zeroStage() > maxZeroStage) {
             throw new BadInputException("zero must be at most " + maxZeroStage + " with trainer " + id + " (" + source
                     + "): zero=" + parallelism.zeroStage() + ", trainer=" + id);
@@ -189,14 +200,14 @@ public record Trainer(String id, String name, List<String> aliases, String terms
 
     private static List<Trainer> loadTrainers() {
         List<Trainer> trainers = new ArrayList<>();
-        for (String[] f : ResourceTable.rows(TRAINERS, 11)) {
+        for (String[] f : ResourceTable.rows(TRAINERS, 12)) {
             List<Term> terms = GROUPS.get(f[3]);
             if (terms == null) {
                 throw new IllegalStateException(TRAINERS + ": trainer " + f[0] + " names terms group " + f[3] + ", which "
                         + TERMS + " lacks");
             }
             trainers.add(new Trainer(f[0], f[1], f[2].equals("-") ? List.of() : List.of(f[2].split(",")), f[3], f[4],
-                    Integer.parseInt(f[5]), yes(f[6]), yes(f[7]), yes(f[8]), f[9], f[10], terms));
+                    Integer.parseInt(f[5]), yes(f[6]), yes(f[7]), yes(f[8]), f[9], f[10], terms, yes(f[11])));
         }
         if (trainers.isEmpty() || !trainers.get(0).id().equals(DEFAULT_ID)) {
             throw new IllegalStateException(TRAINERS + ": the first row must be the default trainer " + DEFAULT_ID);

@@ -10,8 +10,9 @@ import membound.vocabulary.text.Names;
  * (Megatron-Core's flex dispatcher over DeepEP or HybridEP, dispatch and combine fused into the communication kernels;
  * or a trainer's own expert path), or Megatron-Core's all-to-all token dispatcher (NCCL all-to-all between separate
  * permute and unpermute kernels, the token counts read back to the host before each exchange), which its recipes run
- * where they name no flex backend. The two differ in the experts' step time far beyond the bytes they move: the
- * published set fits an expert efficiency for each ({@code expert-efficiency}, {@code alltoall-expert-efficiency}).
+ * where they name no flex backend. The two differ in the step time far beyond the bytes they move: the all-to-all
+ * dispatcher's read-back is a synchronisation per MoE layer's forward, after which the GPU waits on the host's
+ * launches; the published set fits its cost per dispatch ({@code alltoall-dispatch}, {@link Overheads}).
  */
 public enum MoeDispatcher {
     FUSED,

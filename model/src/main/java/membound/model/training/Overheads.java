@@ -9,7 +9,7 @@ import membound.model.roofline.Placement;
 import membound.model.roofline.Roofline;
 
 /**
- * What a per-operation roofline misses in a training step, as five terms applied to its evaluation:
+ * What a per-operation roofline misses in a training step, as seven terms applied to its evaluation:
  * <ul>
  *   <li>{@code computeEfficiency}: the fraction of the basis's GEMM ceiling a trainer's forward, backward and
  *   recompute kernels reach on compute-bound operations (the roofline charges them at the ceiling; attention
@@ -24,11 +24,15 @@ import membound.model.roofline.Roofline;
  *   ceiling;</li>
  *   <li>{@code expertEfficiency}: the same for the routed experts' GEMMs of a mixture of experts, in any precision:
  *   grouped GEMMs over many narrow matrices, each with its own share of the tokens, reach less of the ceiling than a
- *   dense layer's one GEMM (and a trainer's MoE kernels differ more between its releases than its dense ones), on a
- *   fused dispatch path ({@link MoeDispatcher#FUSED}: Megatron-Core's flex dispatcher, or a trainer's own);</li>
- *   <li>{@code alltoallExpertEfficiency}: the same under Megatron-Core's all-to-all token dispatcher
- *   ({@link MoeDispatcher#ALLTOALL}: separate permute kernels around NCCL all-to-all, token counts read back to the
- *   host before each exchange);</li>
+ *   dense layer's one GEMM (and a trainer's MoE kernels differ more between its releases than its dense ones), under
+ *   either dispatcher ({@link MoeDispatcher});</li>
+ *   <li>{@code alltoallDispatchSeconds}: a fixed cost per forward dispatch under Megatron-Core's all-to-all token
+ *   dispatcher ({@link MoeDispatcher#ALLTOALL}): it reads each MoE layer's token counts back to the host before the
+ *   exchange, a synchronisation that takes away the host's lead, so the GPU then waits on the host as it issues the
+ *   layer's permutes, exchange and grouped GEMMs one by one. That wait is host time, the same on a fast GPU as on a
+ *   slow one, so it is a time per dispatch (forward and recompute: the backward exchange reuses the known split
+ *   sizes), not a fraction of the experts' GEMM time; their GEMMs take {@code expertEfficiency} under either
+ *   dispatcher;</li>
  *   <li>{@code perOperationSeconds}: a fixed cost per operation run (kernel launch, Python dispatch, the
  *   synchronisation between them, an FSDP gather's wait), times every operation's count in the step.</li>
  * </ul>
@@ -38,10 +42,10 @@ import membound.model.roofline.Roofline;
  * Cheap: one pass over the evaluation's arrays, no allocation.
  */
 public record Overheads(double computeEfficiency, double lowPrecisionComputeEfficiency, double attentionEfficiency,
-                        double memoryEfficiency, double expertEfficiency, double alltoallExpertEfficiency,
+                        double memoryEfficiency, double expertEfficiency, double alltoallDispatchSeconds,
                         double perOperationSeconds, String source) {
 
-    public static final Overheads NONE = new Overheads(1, 1, 1, 1, 1, 1, 0, "none: the roofline alone");
+    public static final Overheads NONE = new Overheads(1, 1, 1, 1, 1, 0, 0, "none: the roofline alone");
 
     /** The routed experts' GEMMs at the efficiency of the other GEMMs of their precision. */
     public static final String EXPERT_GEMM_PREFIX = TransformerPass.EXPERT_GEMM_PREFIX;
@@ -63,9 +67,9 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
             throw new IllegalArgumentException("expert efficiency must be in (0, 2]: expertEfficiency="
                     + expertEfficiency);
         }
-        if (!(alltoallExpertEfficiency > 0 && alltoallExpertEfficiency <= 2)) {
-            throw new IllegalArgumentException("all-to-all expert efficiency must be in (0, 2]: alltoallExpertEfficiency="
-                    + alltoallExpertEfficiency);
+        if (!(alltoallDispatchSeconds >= 0) || Double.isInfinite(alltoallDispatchSeconds)) {
+            throw new IllegalArgumentException("all-to-all dispatch seconds must be >= 0 and finite: "
+                    + "alltoallDispatchSeconds=" + alltoallDispatchSeconds);
         }
         if (!(memoryEfficiency > 0 && memoryEfficiency <= 2)) {
             throw new IllegalArgumentException("memory efficiency must be in (0, 2]: memoryEfficiency="
@@ -79,14 +83,13 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
 
     /** Compute (at every GEMM precision) and per-operation terms only: attention and memory-bound kernels at the ceiling. */
     public Overheads(double computeEfficiency, double perOperationSeconds, String source) {
-        this(computeEfficiency, computeEfficiency, 1, 1, computeEfficiency, computeEfficiency, perOperationSeconds,
-                source);
+        this(computeEfficiency, computeEfficiency, 1, 1, computeEfficiency, 0, perOperationSeconds, source);
     }
 
     /** Without a term of the experts' own: their GEMMs at the ceiling. */
     public Overheads(double computeEfficiency, double lowPrecisionComputeEfficiency, double attentionEfficiency,
                      double memoryEfficiency, double perOperationSeconds, String source) {
-        this(computeEfficiency, lowPrecisionComputeEfficiency, attentionEfficiency, memoryEfficiency, 1, 1,
+        this(computeEfficiency, lowPrecisionComputeEfficiency, attentionEfficiency, memoryEfficiency, 1, 0,
                 perOperationSeconds, source);
     }
 
@@ -109,7 +112,7 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
         double[] parts = parts(operations, eval, passScale, dispatcher);
         return parts[0] * (1 / computeEfficiency - 1) + parts[1] * (1 / lowPrecisionComputeEfficiency - 1)
                 + parts[2] * (1 / attentionEfficiency - 1) + parts[3] * (1 / memoryEfficiency - 1)
-                + parts[4] * (1 / expertEfficiency - 1) + parts[5] * (1 / alltoallExpertEfficiency - 1)
+                + parts[4] * (1 / expertEfficiency - 1) + parts[5] * alltoallDispatchSeconds
                 + parts[6] * perOperationSeconds;
     }
 
@@ -118,8 +121,9 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
      * and wider, then 8 bits and narrower) and of
      * fused attention kernels (the ceiling's fixed fraction of the GEMM rate, scaled by the trainer's own), memory-bound
      * device seconds (forward, backward, recompute and the optimizer step), compute-bound seconds of the routed
-     * experts' GEMMs (at index 4 on a fused dispatch path, 5 under the all-to-all dispatcher), and operation runs (every
-     * device kernel's count). A fit evaluates the roofline once and these numbers give the step at any terms.
+     * experts' GEMMs, forward and recompute dispatches under the all-to-all dispatcher (none on a fused path), and
+     * operation runs (every device kernel's count). A fit evaluates the roofline once and these numbers give the step
+     * at any terms.
      */
     public static double[] parts(List<Operation> operations, Roofline.Evaluation eval) {
         return parts(operations, eval, 1, MoeDispatcher.FUSED);
@@ -137,6 +141,7 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
         double memoryBoundSeconds = 0;
         double experts = 0;
         double runs = 0;
+        double dispatches = 0;
         double[] seconds = eval.seconds();
         boolean[] memoryBound = eval.memoryBound();
         for (int i = 0; i < seconds.length; i++) {
@@ -148,6 +153,10 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
             boolean pass = c == OperationClass.FORWARD || c == OperationClass.BACKWARD || c == OperationClass.RECOMPUTE;
             double scale = pass ? passScale : 1;
             runs += op.count() * scale;
+            if ((c == OperationClass.FORWARD || c == OperationClass.RECOMPUTE)
+                    && TransformerPass.EXPERT_DISPATCH.equals(op.name())) {
+                dispatches += op.count() * scale;
+            }
             if (!memoryBound[i] && pass && op.kernel() == Kernel.ATTENTION) {
                 attention += seconds[i] * scale;
             } else if (!memoryBound[i] && pass && op.kernel() == Kernel.GEMM && op.name() != null
@@ -163,7 +172,7 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
             }
         }
         boolean alltoall = dispatcher == MoeDispatcher.ALLTOALL;
-        return new double[] {computeBound, lowPrecision, attention, memoryBoundSeconds, alltoall ? 0 : experts,
-            alltoall ? experts : 0, runs};
+        return new double[] {computeBound, lowPrecision, attention, memoryBoundSeconds, experts,
+            alltoall ? dispatches : 0, runs};
     }
 }

@@ -138,6 +138,9 @@ public final class TransformerPass {
 
     /** What the names of the routed experts' GEMM rows begin with (their forward, gradients and LoRA rows). */
     public static final String EXPERT_GEMM_PREFIX = "expert ";
+
+    /** The routed tokens' dispatch to their experts, one run per MoE layer and pass (Overheads counts them). */
+    public static final String EXPERT_DISPATCH = "expert dispatch";
     /** Per LoRA target: whether this pass's fine-tuning adapts it. */
     private final boolean[] adapted = new boolean[LORA_TARGETS.length];
 
@@ -341,7 +344,7 @@ public final class TransformerPass {
         elementwise("top-k routing", AccessPattern.COPY, count, 5 * rows * experts,
                 rows * experts * e, rows * k * 2 * Defaults.FP32_BYTES, rows * k * 2 * Defaults.FP32_BYTES,
                 rows * experts * e);
-        elementwise("expert dispatch", AccessPattern.COPY, count, 0, rows * h * e, routed * h * e,
+        elementwise(EXPERT_DISPATCH, AccessPattern.COPY, count, 0, rows * h * e, routed * h * e,
                 routed * h * e, rows * h * e);
         double up = tf.activation().gated() ? 2 * f : f;
         if (tf.activation().gated()) {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 import membound.model.Estimator;
@@ -13,6 +15,7 @@ import membound.model.machine.Basis;
 import membound.model.machine.Link;
 import membound.model.machine.Machine;
 import membound.model.machine.Machines;
+import membound.model.training.MoeDispatcher;
 import membound.model.training.Parallelism;
 import membound.model.training.TrainingSetup;
 import membound.model.workload.Presets;
@@ -70,6 +73,22 @@ class TrainerTest {
         BadInputException pp = assertThrows(BadInputException.class,
                 () -> Trainer.parse("llm-foundry").check(new Parallelism(2, 1, 4, 0, null)));
         assertTrue(pp.getMessage().startsWith("pipeline-parallel must be 1 with trainer llm-foundry"), pp.getMessage());
+    }
+
+    @Test
+    void shouldRefuseMegatronCoresAllToAllDispatcherOutsideMegatronCore() {
+        Parallelism ep = new Parallelism(8, 1, 1, 1, 1, 8, 0, 0, null, 1);
+        for (String id : List.of("llm-foundry", "pytorch-fsdp", "deepspeed", "hf-trainer", "llm.c", "pytorch-eager")) {
+            BadInputException e = assertThrows(BadInputException.class,
+                    () -> Trainer.parse(id).check(ep, MoeDispatcher.ALLTOALL), id);
+            assertEquals("moe-dispatcher must be fused with trainer " + id + " (Megatron-Core's all-to-all token "
+                    + "dispatcher runs in megatron and nemo; " + id + " routes tokens its own way): "
+                    + "moe-dispatcher=alltoall, trainer=" + id, e.getMessage());
+            Trainer.parse(id).check(ep, MoeDispatcher.FUSED);
+        }
+        for (String id : List.of("megatron", "nemo", "typical")) {
+            Trainer.parse(id).check(ep, MoeDispatcher.ALLTOALL);
+        }
     }
 
     @Test

@@ -15,6 +15,7 @@ import membound.model.roofline.Operation;
 import membound.model.roofline.OperationClass;
 import membound.model.roofline.Roofline;
 import membound.model.workload.Presets;
+import membound.model.workload.Transformer;
 
 class OverheadsTest {
 
@@ -63,22 +64,37 @@ class OverheadsTest {
     }
 
     @Test
-    void shouldChargeTheRoutedExpertsAtTheirDispatchersEfficiency() {
+    void shouldChargeTheAllToAllDispatcherPerForwardDispatchAndTheExpertsTheirEfficiencyUnderEither() {
         Machine h100 = Machines.datasheet("h100-sxm");
         Parallelism ep = new Parallelism(8, 1, 1, 1, 1, 8, 1, 0, null, 1);
-        TrainingSetup.Builder b = TrainingSetup.builder().steps(1).sequenceLength(4096).parallelism(ep);
-        StepPlan plan = StepPlanner.plan(Presets.get("mixtral-8x7b"), b.build(), h100);
+        Transformer mixtral = Presets.get("mixtral-8x7b");
+        TrainingSetup.Builder b = TrainingSetup.builder().steps(1).sequenceLength(4096).parallelism(ep)
+                .gradientAccumulation(3);
+        StepPlan plan = StepPlanner.plan(mixtral, b.build(), h100);
         Roofline.Evaluation eval = Roofline.evaluate(plan.operations(), Ceilings.withLinks(h100, Basis.DATASHEET, 1,
                 membound.model.Estimator.links(h100, ep), null));
         double[] fused = Overheads.parts(plan.operations(), eval, 1, MoeDispatcher.FUSED);
         double[] alltoall = Overheads.parts(plan.operations(), eval, 1, MoeDispatcher.ALLTOALL);
-        assertTrue(fused[4] > 0 && fused[5] == 0, "fused: the experts' seconds at index 4");
-        assertEquals(fused[4], alltoall[5], 0);
-        assertEquals(0, alltoall[4], 0);
-        // Expert efficiency 1 and all-to-all expert efficiency 0.5: only the all-to-all dispatcher doubles the experts.
-        Overheads terms = new Overheads(1, 1, 1, 1, 1, 0.5, 0, "test");
+        assertTrue(fused[4] > 0, "the experts' seconds at index 4");
+        assertEquals(fused[4], alltoall[4], 0, "the experts' GEMMs do not depend on the dispatcher");
+        assertEquals(0, fused[5], 0, "a fused path has no host read-back");
+        // One forward dispatch per MoE layer and micro-batch: 32 layers x 3 micro-batches, none in the backward.
+        assertEquals(32 * 3, alltoall[5], 1e-9);
+        // 1 ms per dispatch, experts at the ceiling: 96 ms under the all-to-all dispatcher, nothing on a fused path.
+        Overheads terms = new Overheads(1, 1, 1, 1, 1, 1e-3, 0, "test");
         assertEquals(0, terms.addedSeconds(plan.operations(), eval, 1, MoeDispatcher.FUSED), 0);
-        assertEquals(fused[4], terms.addedSeconds(plan.operations(), eval, 1, MoeDispatcher.ALLTOALL), 1e-12);
+        assertEquals(0.096, terms.addedSeconds(plan.operations(), eval, 1, MoeDispatcher.ALLTOALL), 1e-12);
+        // Host time: the same on a GPU twice as fast, where the experts' GEMMs take half as long.
+        Machine b200 = Machines.datasheet("b200");
+        StepPlan onB200 = StepPlanner.plan(mixtral, b.build(), b200);
+        Roofline.Evaluation fast = Roofline.evaluate(onB200.operations(), Ceilings.withLinks(b200, Basis.DATASHEET, 1,
+                membound.model.Estimator.links(b200, ep), null));
+        assertEquals(0.096, terms.addedSeconds(onB200.operations(), fast, 1, MoeDispatcher.ALLTOALL), 1e-12);
+        // A recomputed MoE layer dispatches again.
+        StepPlan recomputed = StepPlanner.plan(mixtral, b.checkpointing(Checkpointing.FULL).build(), h100);
+        Roofline.Evaluation again = Roofline.evaluate(recomputed.operations(), Ceilings.withLinks(h100,
+                Basis.DATASHEET, 1, membound.model.Estimator.links(h100, ep), null));
+        assertEquals(2 * 32 * 3, Overheads.parts(recomputed.operations(), again, 1, MoeDispatcher.ALLTOALL)[5], 1e-9);
     }
 
     @Test

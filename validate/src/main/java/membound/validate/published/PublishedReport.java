@@ -85,7 +85,10 @@ public final class PublishedReport {
             for (Term t : group.getValue()) {
                 String name = t.name().substring(group.getKey().length() + 1).replace("-efficiency", "");
                 boolean pooled = t.meaning().contains("the typical value");
-                values.add(String.format(Locale.ROOT, "%s %.3g%s%s", name, t.value(), t.unit().isEmpty() ? "" : " "
+                // Three significant figures, never in exponent form (an all-to-all dispatch is thousands of us).
+                String value = t.value() >= 1000 ? String.format(Locale.ROOT, "%.0f", t.value())
+                        : String.format(Locale.ROOT, "%.3g", t.value());
+                values.add(String.format(Locale.ROOT, "%s %s%s%s", name, value, t.unit().isEmpty() ? "" : " "
                         + t.unit(), pooled ? " (typical)" : ""));
                 if (!pooled) {
                     t.fittedOn().stream().filter(id -> !ids.contains(id)).forEach(ids::add);

@@ -257,8 +257,8 @@ public final class PublishedValidation {
             case PREFILL -> describePrefill(group, v);
             case TRAINING -> String.format(java.util.Locale.ROOT, "%s.compute-efficiency = %.4f, "
                     + "%s.fp8-compute-efficiency = %.4f, %s.attention-efficiency = %.4f, %s.memory-efficiency = %.4f, "
-                    + "%s.expert-efficiency = %.4f, %s.alltoall-expert-efficiency = %.4f, %s.per-operation = %.2f us", group,
-                    v[0], group, v[1], group, v[2], group, v[3], group, v[4], group, v[5], group, v[6] * 1e6);
+                    + "%s.expert-efficiency = %.4f, %s.alltoall-dispatch = %.0f us, %s.per-operation = %.2f us", group,
+                    v[0], group, v[1], group, v[2], group, v[3], group, v[4], group, v[5] * 1e6, group, v[6] * 1e6);
         };
     }
 
@@ -273,7 +273,13 @@ public final class PublishedValidation {
     }
 
     /** Per-operation overheads searched for training: 0 and 0.1 us to 1 ms, log-spaced. */
-    private static final double[] PER_OPERATION = perOperationGrid();
+    private static final double[] PER_OPERATION = secondsGrid(1e-7);
+
+    /**
+     * The all-to-all dispatcher's cost per dispatch searched: 0 and 1 us to 10 ms, log-spaced (a host synchronisation
+     * and the launches the GPU then waits on: from one launch to a whole layer's issue at Python's pace).
+     */
+    private static final double[] DISPATCH = secondsGrid(1e-6);
 
     /** Training compute efficiencies searched: 0.2 .. 1, log-spaced (a kernel does not beat its ceiling). */
     private static final double[] COMPUTE = logGrid(0.2, 1.0, 96);
@@ -295,10 +301,11 @@ public final class PublishedValidation {
         return grid;
     }
 
-    private static double[] perOperationGrid() {
+    /** 0, then {@code from} to 10,000 x {@code from} seconds in 39 log-spaced steps. */
+    private static double[] secondsGrid(double from) {
         double[] grid = new double[41];
         for (int i = 1; i < grid.length; i++) {
-            grid[i] = 1e-7 * Math.pow(10_000, (i - 1) / 39.0);
+            grid[i] = from * Math.pow(10_000, (i - 1) / 39.0);
         }
         return grid;
     }
@@ -373,11 +380,11 @@ public final class PublishedValidation {
      * otherwise set what every prediction of that kind takes.
      */
     static final int MIN_TELLING_ROWS = 5;
-    private static final double[] NO_TERMS = {1, 1, 1, 1, 1, 1, 0};
+    private static final double[] NO_TERMS = {1, 1, 1, 1, 1, 0, 0};
     private static final int EXPERT_TERM = 4;
-    private static final int ALLTOALL_EXPERT_TERM = 5;
+    private static final int ALLTOALL_DISPATCH_TERM = 5;
     private static final String[] TRAINING_NAMES = {"compute-efficiency", "fp8-compute-efficiency",
-        "attention-efficiency", "memory-efficiency", "expert-efficiency", "alltoall-expert-efficiency", "per-operation"};
+        "attention-efficiency", "memory-efficiency", "expert-efficiency", "alltoall-dispatch", "per-operation"};
 
     /**
      * The training terms: a full search on every fifth point of each grid, then coordinate descent over the
@@ -387,7 +394,7 @@ public final class PublishedValidation {
      */
     private static void fitTraining(List<Term> terms, Map<String, double[]> values, List<Prepared> rows, String group,
                                     String engine, List<String> ids, String noRow) {
-        double[][] grids = {COMPUTE, COMPUTE, ATTENTION, MEMORY, COMPUTE, COMPUTE, PER_OPERATION};
+        double[][] grids = {COMPUTE, COMPUTE, ATTENTION, MEMORY, COMPUTE, DISPATCH, PER_OPERATION};
         double[] typical = values.get(Kind.TRAINING.label() + "." + TYPICAL);
         boolean[] identified = new boolean[TRAINING_TERMS];
         int[] telling = new int[TRAINING_TERMS];
@@ -406,7 +413,7 @@ public final class PublishedValidation {
         }
         int[] best = new int[TRAINING_TERMS];
         for (int term = 0; term < TRAINING_TERMS; term++) {
-            best[term] = term == TRAINING_TERMS - 1 ? 0 : grids[term].length - 1;
+            best[term] = seconds(term) ? 0 : grids[term].length - 1;
         }
         double bestCost = Double.POSITIVE_INFINITY;
         if (!rows.isEmpty()) {
@@ -482,10 +489,10 @@ public final class PublishedValidation {
             "fraction of the basis's memory bandwidth " + who + " memory-bound device kernels (norms, activations, "
                     + "optimizer) reach (Overheads.memoryEfficiency)",
             "fraction of the GEMM ceiling " + who + " routed experts' GEMMs of a mixture of experts reach, in any "
-                    + "precision, on a fused dispatch path (Megatron-Core's flex dispatcher: DeepEP, HybridEP; or the "
-                    + "trainer's own) (Overheads.expertEfficiency)",
-            "the same under Megatron-Core's all-to-all token dispatcher (rows with 'a2a' in their parallel column, as "
-                    + "their recipes run it) (Overheads.alltoallExpertEfficiency)",
+                    + "precision, under either dispatcher (Overheads.expertEfficiency)",
+            "seconds per forward dispatch under Megatron-Core's all-to-all token dispatcher (rows with 'a2a' in their "
+                    + "parallel column, as their recipes run it): the token counts read back to the host, then the GPU "
+                    + "waiting on the host's launches (Overheads.alltoallDispatchSeconds)",
             "fixed cost per operation run: launch, dispatch, synchronisation (Overheads.perOperationSeconds)"};
         for (int term = 0; term < TRAINING_TERMS; term++) {
             boolean own = fitted && (identified[term] || typical == null);
@@ -493,11 +500,11 @@ public final class PublishedValidation {
                     : telling[term] == 0 ? " (not told by these rows: changing it moves none of them; the typical "
                     + "trainer's value)" : " (told by " + telling[term] + " of these rows, fewer than "
                     + MIN_TELLING_ROWS + ": the typical trainer's value)";
-            double value = term == TRAINING_TERMS - 1 ? v[term] * 1e6 : v[term];
+            double value = seconds(term) ? v[term] * 1e6 : v[term];
             double[] grid = grids[term];
-            String bound = !own ? null : atBound(v[term], term == TRAINING_TERMS - 1 ? Double.NaN : grid[0],
+            String bound = !own ? null : atBound(v[term], seconds(term) ? Double.NaN : grid[0],
                     grid[grid.length - 1]);
-            terms.add(new Term(group + "." + TRAINING_NAMES[term], value, term == TRAINING_TERMS - 1 ? "us" : "",
+            terms.add(new Term(group + "." + TRAINING_NAMES[term], value, seconds(term) ? "us" : "",
                     meanings[term] + why, ids, bound));
         }
     }
@@ -508,7 +515,7 @@ public final class PublishedValidation {
      * multiply the coarse search by twenty).
      */
     private static boolean coarse(int term, boolean[] identified) {
-        return identified[term] && term != EXPERT_TERM && term != ALLTOALL_EXPERT_TERM;
+        return identified[term] && term != EXPERT_TERM && term != ALLTOALL_DISPATCH_TERM;
     }
 
     private static double[] point(double[][] grids, int[] at, double[] typical, boolean[] identified) {
@@ -619,13 +626,18 @@ public final class PublishedValidation {
         };
     }
 
-    /** What the terms add to a step: the efficiencies scale their parts by (1/e - 1), the last is seconds per run. */
+    /** What the terms add to a step: the efficiencies scale their parts by (1/e - 1), the others are seconds per run. */
     private static double added(double[] parts, double[] v) {
         double s = 0;
-        for (int i = 0; i < TRAINING_TERMS - 1; i++) {
-            s += parts[i] * (1 / v[i] - 1);
+        for (int i = 0; i < TRAINING_TERMS; i++) {
+            s += seconds(i) ? parts[i] * v[i] : parts[i] * (1 / v[i] - 1);
         }
-        return s + parts[TRAINING_TERMS - 1] * v[TRAINING_TERMS - 1];
+        return s;
+    }
+
+    /** Whether a training term is seconds per counted run (the all-to-all dispatch, per operation), not an efficiency. */
+    private static boolean seconds(int term) {
+        return term == ALLTOALL_DISPATCH_TERM || term == TRAINING_TERMS - 1;
     }
 
     /** Whether a catalog machine has any published third-party measurement (the measured basis). */
