@@ -32,7 +32,9 @@ public final class FitAdvisor {
     public static List<MemoryFootprint.FitAdvice> advise(Workload workload, TrainingSetup setup, Machine machine, MemoryFootprint current) {
         List<Candidate> singles = new ArrayList<>();
         if (setup.checkpointing() != Checkpointing.FULL) {
-            singles.add(new Candidate("--checkpointing full", setup.toBuilder().checkpointing(Checkpointing.FULL).build()));
+            // Full checkpointing recomputes whole layers: the selective modules go with the mode they belong to.
+            singles.add(new Candidate("--checkpointing full", setup.toBuilder().checkpointing(Checkpointing.FULL)
+                    .recomputeModules(java.util.Set.of()).build()));
         }
         if (setup.microBatchSize() > 1) {
             singles.add(new Candidate("--micro-batch 1 --grad-accum " + setup.gradientAccumulation() * setup.microBatchSize(),
@@ -77,8 +79,10 @@ public final class FitAdvisor {
         if (advice.size() < MAX_ADVICE && (machine.link(Link.Kind.PEER) != null || machine.link(Link.Kind.NETWORK) != null)) {
             for (int devices = Math.max(2, par.dataParallel() * 2); devices <= 64; devices *= 2) {
                 Parallelism sharded = new Parallelism(devices, par.tensorParallel(), par.pipelineParallel(), 3, par.link());
+                // One step of the wider layout: only its footprint is computed, and a run given as --steps may hold
+                // fewer tokens than a step of more replicas.
                 Candidate c = new Candidate("--data-parallel " + devices + " --zero 3",
-                        setup.toBuilder().parallelism(sharded).build());
+                        setup.toBuilder().parallelism(sharded).steps(1).build());
                 if (addIfFits(workload, machine, c, current, advice)) {
                     break;
                 }
@@ -91,7 +95,7 @@ public final class FitAdvisor {
     private static TrainingSetup apply(TrainingSetup base, TrainingSetup change, TrainingSetup original) {
         TrainingSetup.Builder b = base.toBuilder();
         if (change.checkpointing() != original.checkpointing()) {
-            b.checkpointing(change.checkpointing());
+            b.checkpointing(change.checkpointing()).recomputeModules(change.recomputeModules());
         }
         if (change.microBatchSize() != original.microBatchSize()) {
             b.microBatchSize(change.microBatchSize()).gradientAccumulation(change.gradientAccumulation());
