@@ -111,6 +111,12 @@ public final class PublishedReport {
                     s.maxRow() == null ? "-" : s.maxRow(), magnitude(s.target()),
                     Double.isNaN(s.limit()) ? "" : ", none over " + magnitude(s.limit()),
                     Double.isNaN(s.medianPrimary()) ? "no held-out row" : s.met() ? "met" : "NOT met"));
+            // Every held-out row past the limit, not only the largest: what a "NOT met" rests on.
+            List<String> over = overLimit(result, s).stream()
+                    .map(r -> String.format(Locale.ROOT, "%s %+.1f%%", r.row().id(), 100 * r.primaryError())).toList();
+            if (!over.isEmpty()) {
+                out.append(wrapped("              over " + magnitude(s.limit()) + ": ", String.join(", ", over)));
+            }
         }
         List<RowResult> asideRows = result.rows().stream().filter(r -> r.row().aside() != null).toList();
         if (!asideRows.isEmpty() && !rows) {
@@ -192,6 +198,8 @@ public final class PublishedReport {
             put(n, "limit", s.limit());
             n.put("aside", s.aside());
             n.put("met", s.met());
+            ArrayNode over = n.putArray("rowsOverLimit");
+            overLimit(result, s).forEach(r -> over.addObject().put("id", r.row().id()).put("error", r.primaryError()));
         }
         try {
             return JSON.writeValueAsString(root) + "\n";
@@ -254,6 +262,15 @@ public final class PublishedReport {
     }
 
     /** Reasons run to a few sentences: wrapped at word breaks under {@link #TEXT_COLUMNS}, continued under the text. */
+    /** A kind's held-out rows whose |error| passes its limit, the largest first (none where the kind has no limit). */
+    static List<RowResult> overLimit(Result result, KindSummary s) {
+        return result.rows().stream()
+                .filter(r -> r.row().kind() == s.kind() && r.row().heldOut() && r.row().aside() == null
+                        && Double.isFinite(r.primaryError()) && Math.abs(r.primaryError()) > s.limit())
+                .sorted(java.util.Comparator.comparingDouble((RowResult r) -> -Math.abs(r.primaryError())))
+                .toList();
+    }
+
     private static String wrapped(String head, String text) {
         StringBuilder out = new StringBuilder(head);
         String indent = " ".repeat(head.length());

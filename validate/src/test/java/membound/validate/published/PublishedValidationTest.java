@@ -129,6 +129,26 @@ class PublishedValidationTest {
         System.out.print(report);
     }
 
+    @Test
+    void shouldNameEveryHeldOutRowPastItsKindsLimitWhereTheLimitIsNotMet() {
+        String text = PublishedReport.text(RESULT);
+        for (KindSummary s : RESULT.summaries()) {
+            if (Double.isNaN(s.limit())) {
+                continue;
+            }
+            List<RowResult> over = PublishedReport.overLimit(RESULT, s);
+            for (RowResult r : RESULT.rows()) {
+                boolean judged = r.row().kind() == s.kind() && r.row().heldOut() && r.row().aside() == null;
+                assertEquals(judged && Math.abs(r.primaryError()) > s.limit(), over.contains(r), r.row().id());
+            }
+            assertEquals(over.isEmpty(), s.maxPrimary() <= s.limit(), s.kind().label());
+            for (RowResult r : over) {
+                assertTrue(text.contains(String.format(Locale.ROOT, "%s %+.1f%%", r.row().id(), 100 * r.primaryError())),
+                        r.row().id() + " past the " + s.kind().label() + " limit is not named");
+            }
+        }
+    }
+
     private static PublishedRow row(String id) {
         return PublishedSet.load().rows().stream().filter(r -> r.id().equals(id)).findFirst().orElseThrow();
     }
