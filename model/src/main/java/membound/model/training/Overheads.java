@@ -28,7 +28,8 @@ import membound.model.roofline.Roofline;
  *   either dispatcher ({@link MoeDispatcher});</li>
  *   <li>{@code alltoallDispatchSeconds}: a fixed cost per forward dispatch under Megatron-Core's all-to-all token
  *   dispatcher ({@link MoeDispatcher#ALLTOALL}): it reads each MoE layer's token counts back to the host before the
- *   exchange, a synchronisation that takes away the host's lead, so the GPU then waits on the host as it issues the
+ *   exchange (Megatron-LM megatron/core/transformer/moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher's
+ *   cuda_sync_point), a synchronisation that takes away the host's lead, so the GPU then waits on the host as it issues the
  *   layer's permutes, exchange and grouped GEMMs one by one. That wait is host time, the same on a fast GPU as on a
  *   slow one, so it is a time per dispatch (forward and recompute: the backward exchange reuses the known split
  *   sizes), not a fraction of the experts' GEMM time; their GEMMs take {@code expertEfficiency} under either
