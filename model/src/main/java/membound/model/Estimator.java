@@ -127,8 +127,13 @@ public final class Estimator {
                     Ceilings.bandwidthShare(machine, tenants), machine.tenants().source(), tenants));
         }
         double passScale = passScale(setup);
-        double added = overheads.addedSeconds(plan.operations(), Roofline.evaluate(plan.operations(), measuredCeilings),
+        double[] parts = Overheads.parts(plan.operations(), Roofline.evaluate(plan.operations(), measuredCeilings),
                 passScale, setup.moeDispatcher());
+        double[] byTerm = overheads.addedByTerm(parts);
+        double added = 0;
+        for (double seconds : byTerm) {
+            added += seconds;
+        }
         double expectedStep = measured.stepSeconds() + added;
         double datasheetStep = Double.NaN;
         if (datasheet != null) {
@@ -140,7 +145,8 @@ public final class Estimator {
                 measured.mfu() * measured.stepSeconds() / expectedStep, added, datasheetStep,
                 datasheet == null ? Double.NaN : datasheet.tokensPerStep() / datasheetStep,
                 datasheet == null ? Double.NaN : datasheet.steps() * datasheetStep,
-                datasheet == null ? Double.NaN : datasheet.mfu() * datasheet.stepSeconds() / datasheetStep);
+                datasheet == null ? Double.NaN : datasheet.mfu() * datasheet.stepSeconds() / datasheetStep,
+                addedByTerm(parts, byTerm, overheads));
         return new Prediction(workload.name(), workload.source(), workload.parameters().total(),
                 workload.parameters().active(), plan.trainableParameters(), setup, machine.id(), machine.name(),
                 machine.source(), link == null ? null : link.name(), measured, datasheet,
@@ -150,6 +156,31 @@ public final class Estimator {
                 datasheet == null ? List.of() : Ceilings.describe(machine, Basis.DATASHEET, plan.computePrecision(), link,
                         tenants, setup.attentionKernel()), notes,
                 expected);
+    }
+
+    /** What scales each term, as the output says it: kernel seconds for an efficiency, a count for a cost per run. */
+    private static final String[] SCALED = {"compute-bound GEMMs (16 bits and wider)",
+        "compute-bound GEMMs (8 bits and narrower)", "compute-bound fused attention", "memory-bound device kernels",
+        "the routed experts' GEMMs", "all-to-all dispatches", "operation runs"};
+
+    /** Each term's share of the added seconds, largest |share| first, the terms that add nothing left out. */
+    static List<TrainerEstimate.Added> addedByTerm(double[] parts, double[] byTerm, Overheads overheads) {
+        double[] values = {overheads.computeEfficiency(), overheads.lowPrecisionComputeEfficiency(),
+            overheads.attentionEfficiency(), overheads.memoryEfficiency(), overheads.expertEfficiency(),
+            overheads.alltoallDispatchSeconds() * 1e6, overheads.perOperationSeconds() * 1e6};
+        List<TrainerEstimate.Added> added = new ArrayList<>();
+        for (int i = 0; i < byTerm.length; i++) {
+            if (byTerm[i] == 0) {
+                continue;
+            }
+            added.add(new TrainerEstimate.Added(Overheads.TERMS.get(i), byTerm[i], i >= 5
+                    ? String.format(Locale.ROOT, "%,.0f %s x %.2f us", parts[i], SCALED[i], values[i])
+                    : String.format(Locale.ROOT, "%s of %s at %.4f", parts[i] >= 1 ? String.format(Locale.ROOT,
+                            "%.3f s", parts[i]) : String.format(Locale.ROOT, "%.3f ms", parts[i] * 1e3), SCALED[i],
+                            values[i])));
+        }
+        added.sort(java.util.Comparator.comparingDouble((TrainerEstimate.Added a) -> -Math.abs(a.seconds())));
+        return added;
     }
 
     /**

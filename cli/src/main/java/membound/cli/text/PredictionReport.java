@@ -62,6 +62,13 @@ public final class PredictionReport {
             for (String line : e.terms()) {
                 out.println("  " + line);
             }
+            if (!e.added().isEmpty()) {
+                out.println("  what the terms add (measured basis):");
+                for (TrainerEstimate.Added a : e.added()) {
+                    out.printf(Locale.ROOT, "    %-26s %10s   (%s)%n", a.term(), (a.seconds() < 0 ? "-" : "+")
+                            + Numbers.duration(Math.abs(a.seconds())), a.scaled());
+                }
+            }
             out.println();
             out.println("roofline bound (no trainer terms: every kernel at its ceiling, nothing between them):");
         }

@@ -52,8 +52,7 @@ public record Trainer(String id, String name, List<String> aliases, String terms
     public static final String TERMS = "/membound/model/trainers/trainer-terms.tsv";
 
     /** The term names every group has, in {@link Overheads}' order. */
-    public static final List<String> TERM_NAMES = List.of("compute-efficiency", "fp8-compute-efficiency",
-            "attention-efficiency", "memory-efficiency", "expert-efficiency", "alltoall-dispatch", "per-operation");
+    public static final List<String> TERM_NAMES = Overheads.TERMS;
 
     private static final Map<String, List<Term>> GROUPS = loadTerms();
     private static final List<Trainer> TABLE = loadTrainers();

@@ -19,9 +19,13 @@ import membound.model.roofline.Roofline;
  *   <li>{@code attentionEfficiency}: the same for the fused attention kernels, against the ceiling's documented
  *   FlashAttention fraction of the GEMM rate (which FlashAttention generation a trainer runs on which GPU differs);</li>
  *   <li>{@code memoryEfficiency}: the fraction of the basis's memory bandwidth the memory-bound device kernels
- *   reach (unfused norms, activations, residual adds, the optimizer step's elementwise passes): a trainer that
+ *   of the forward, backward and recompute passes reach (unfused norms, activations, residual adds): a trainer that
  *   fuses them moves fewer bytes than the roofline counts, one that does not reaches less than the STREAM-like
- *   ceiling;</li>
+ *   ceiling. The optimizer step is not among them: a fused or multi-tensor AdamW is one streaming update over the
+ *   parameters and their states, which the roofline already charges at the basis's update ceiling, and the published
+ *   rows, their optimizer sharded over 8 to 8,192 GPUs, cannot tell its efficiency (a single-GPU fine-tune, where it
+ *   is a large share of the step, took the passes' 0.23 and ran its optimizer four times slower than its
+ *   bandwidth);</li>
  *   <li>{@code expertEfficiency}: the same for the routed experts' GEMMs of a mixture of experts, in any precision:
  *   grouped GEMMs over many narrow matrices, each with its own share of the tokens, reach less of the ceiling than a
  *   dense layer's one GEMM (and a trainer's MoE kernels differ more between its releases than its dense ones), under
@@ -110,19 +114,32 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
     /** The same, the routed experts dispatched as {@code dispatcher} does. */
     public double addedSeconds(List<Operation> operations, Roofline.Evaluation eval, double passScale,
                                MoeDispatcher dispatcher) {
-        double[] parts = parts(operations, eval, passScale, dispatcher);
-        return parts[0] * (1 / computeEfficiency - 1) + parts[1] * (1 / lowPrecisionComputeEfficiency - 1)
-                + parts[2] * (1 / attentionEfficiency - 1) + parts[3] * (1 / memoryEfficiency - 1)
-                + parts[4] * (1 / expertEfficiency - 1) + parts[5] * alltoallDispatchSeconds
-                + parts[6] * perOperationSeconds;
+        double sum = 0;
+        for (double seconds : addedByTerm(parts(operations, eval, passScale, dispatcher))) {
+            sum += seconds;
+        }
+        return sum;
     }
 
     /**
+     * What each term adds to a step whose {@link #parts} are {@code parts}, in the order of {@link #TERMS}: an
+     * efficiency scales its seconds by 1/e - 1 (less than nothing above 1), a cost per run multiplies its count.
+     */
+    public double[] addedByTerm(double[] parts) {
+        return new double[] {parts[0] * (1 / computeEfficiency - 1), parts[1] * (1 / lowPrecisionComputeEfficiency - 1),
+            parts[2] * (1 / attentionEfficiency - 1), parts[3] * (1 / memoryEfficiency - 1),
+            parts[4] * (1 / expertEfficiency - 1), parts[5] * alltoallDispatchSeconds, parts[6] * perOperationSeconds};
+    }
+
+    /** The terms' names as trainers.tsv and validate --published print them, in the order of {@link #parts}. */
+    public static final List<String> TERMS = List.of("compute-efficiency", "fp8-compute-efficiency",
+            "attention-efficiency", "memory-efficiency", "expert-efficiency", "alltoall-dispatch", "per-operation");
+
+    /**
      * What the terms scale, summed over a step: compute-bound forward/backward/recompute seconds of GEMMs (16 bits
-     * and wider, then 8 bits and narrower) and of
-     * fused attention kernels (the ceiling's fixed fraction of the GEMM rate, scaled by the trainer's own), memory-bound
-     * device seconds (forward, backward, recompute and the optimizer step), compute-bound seconds of the routed
-     * experts' GEMMs, forward and recompute dispatches under the all-to-all dispatcher (none on a fused path), and
+     * and wider, then 8 bits and narrower) and of fused attention kernels (the ceiling's fixed fraction of the GEMM
+     * rate, scaled by the trainer's own), memory-bound device seconds of the forward, backward and recompute passes
+     * (not the optimizer step), compute-bound seconds of the routed experts' GEMMs, forward and recompute dispatches under the all-to-all dispatcher (none on a fused path), and
      * operation runs (every device kernel's count). A fit evaluates the roofline once and these numbers give the step
      * at any terms.
      */
@@ -167,8 +184,7 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
                 lowPrecision += seconds[i] * scale;
             } else if (!memoryBound[i] && pass) {
                 computeBound += seconds[i] * scale;
-            } else if (memoryBound[i] && op.placement() == Placement.DEVICE
-                    && (pass || c == OperationClass.OPTIMIZER)) {
+            } else if (memoryBound[i] && op.placement() == Placement.DEVICE && pass) {
                 memoryBoundSeconds += seconds[i] * scale;
             }
         }

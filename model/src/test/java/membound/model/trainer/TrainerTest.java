@@ -102,6 +102,28 @@ class TrainerTest {
     }
 
     @Test
+    void shouldSplitWhatTheTermsAddByTermLargestFirstSummingToTheWhole() {
+        Machine h100 = Machines.datasheet("h100-sxm");
+        Parallelism ep = new Parallelism(8, 1, 1, 1, 1, 8, 1, 0, null, 1);
+        TrainingSetup setup = TrainingSetup.builder().parallelism(ep).moeDispatcher(MoeDispatcher.ALLTOALL).steps(1)
+                .build();
+        Prediction p = Estimator.predict(Presets.get("mixtral-8x7b"), setup, h100, Trainer.parse("megatron"), true);
+        double sum = 0;
+        double previous = Double.POSITIVE_INFINITY;
+        for (var a : p.expected().added()) {
+            assertTrue(Math.abs(a.seconds()) <= previous, "largest first: " + p.expected().added());
+            previous = Math.abs(a.seconds());
+            sum += a.seconds();
+        }
+        assertEquals(p.expected().addedSeconds(), sum, 1e-12);
+        // Mixtral's 32 MoE layers, one forward dispatch each, at Megatron-Bridge's fitted cost per dispatch.
+        var dispatch = p.expected().added().stream().filter(a -> a.term().equals("alltoall-dispatch")).findFirst()
+                .orElseThrow();
+        assertEquals(32 * Trainer.parse("megatron").value("alltoall-dispatch") * 1e-6, dispatch.seconds(), 1e-12);
+        assertTrue(dispatch.scaled().startsWith("32 all-to-all dispatches x "), dispatch.scaled());
+    }
+
+    @Test
     void shouldRunTwoSparksOverTheirConnectX7AtItsBandwidth() {
         Machine spark = Machines.datasheet("dgx-spark");
         Link link = Estimator.parallelLink(spark, new Parallelism(2, 1, 1, 0, null, 2));

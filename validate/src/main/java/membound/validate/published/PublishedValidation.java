@@ -487,7 +487,7 @@ public final class PublishedValidation {
                     + "FlashAttention-2 on the device) " + who + " compute-bound attention kernels reach "
                     + "(Overheads.attentionEfficiency)",
             "fraction of the basis's memory bandwidth " + who + " memory-bound device kernels (norms, activations, "
-                    + "optimizer) reach (Overheads.memoryEfficiency)",
+                    + "residual adds of the passes; not the optimizer step) reach (Overheads.memoryEfficiency)",
             "fraction of the GEMM ceiling " + who + " routed experts' GEMMs of a mixture of experts reach, in any "
                     + "precision, under either dispatcher (Overheads.expertEfficiency)",
             "seconds per forward dispatch under Megatron-Core's all-to-all token dispatcher (rows with 'a2a' in their "
