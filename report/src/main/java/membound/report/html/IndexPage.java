@@ -218,6 +218,13 @@ public final class IndexPage {
                         "membound predict's first block (\"expected with trainer " + e.trainer() + "\"): the roofline "
                                 + "bound plus the trainer's fitted terms (docs/model.md); every other figure on this page "
                                 + "is the roofline bound");
+                if (!e.added().isEmpty()) {
+                    row(h, "What trainer " + e.trainer() + "'s terms add to the step", String.join(", ",
+                            e.added().stream().map(a -> a.term() + " " + (a.seconds() < 0 ? "-" : "+")
+                                    + Numbers.roundedDuration(Math.abs(a.seconds()))).toList()),
+                            "membound predict's \"what the terms add\", measured basis: " + String.join("; ",
+                                    e.added().stream().map(a -> a.term() + " on " + a.scaled()).toList()));
+                }
             }
             row(h, "Predicted step time (roofline bound), datasheet ceilings", run.datasheetKnown()
                             ? Numbers.roundedDuration(d.stepSeconds()) + " (" + Numbers.signedPercent(run.datasheetDifference())
