@@ -18,14 +18,16 @@ import membound.model.roofline.Roofline;
  *   scaling, casts and amax bookkeeping are not operations of the plan, and the FP8 recipes trainers use differ;</li>
  *   <li>{@code attentionEfficiency}: the same for the fused attention kernels, against the ceiling's documented
  *   FlashAttention fraction of the GEMM rate (which FlashAttention generation a trainer runs on which GPU differs);</li>
- *   <li>{@code memoryEfficiency}: the fraction of the basis's memory bandwidth the memory-bound device kernels
+ *   <li>{@code memoryEfficiency}: the fraction of the basis's memory bandwidth the memory-bound elementwise kernels
  *   of the forward, backward and recompute passes reach (unfused norms, activations, residual adds): a trainer that
  *   fuses them moves fewer bytes than the roofline counts, one that does not reaches less than the STREAM-like
  *   ceiling. The optimizer step is not among them: a fused or multi-tensor AdamW is one streaming update over the
  *   parameters and their states, which the roofline already charges at the basis's update ceiling, and the published
  *   rows, their optimizer sharded over 8 to 8,192 GPUs, cannot tell its efficiency (a single-GPU fine-tune, where it
  *   is a large share of the step, took the passes' 0.23 and ran its optimizer four times slower than its
- *   bandwidth);</li>
+ *   bandwidth). Nor are memory-bound GEMMs and attention kernels: a GEMM over few rows (LoRA on short sequences, a
+ *   frozen 8B model streamed at batch 1) reads its weights at the rate the roofline charges, as decode's GEMMs do;
+ *   the unfused-elementwise term made such a step four times slower than its weight traffic;</li>
  *   <li>{@code expertEfficiency}: the same for the routed experts' GEMMs of a mixture of experts, in any precision:
  *   grouped GEMMs over many narrow matrices, each with its own share of the tokens, reach less of the ceiling than a
  *   dense layer's one GEMM (and a trainer's MoE kernels differ more between its releases than its dense ones), under
@@ -138,8 +140,8 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
     /**
      * What the terms scale, summed over a step: compute-bound forward/backward/recompute seconds of GEMMs (16 bits
      * and wider, then 8 bits and narrower) and of fused attention kernels (the ceiling's fixed fraction of the GEMM
-     * rate, scaled by the trainer's own), memory-bound device seconds of the forward, backward and recompute passes
-     * (not the optimizer step), compute-bound seconds of the routed experts' GEMMs, forward and recompute dispatches under the all-to-all dispatcher (none on a fused path), and
+     * rate, scaled by the trainer's own), memory-bound elementwise device seconds of the forward, backward and
+     * recompute passes (not the optimizer step, not memory-bound GEMMs), compute-bound seconds of the routed experts' GEMMs, forward and recompute dispatches under the all-to-all dispatcher (none on a fused path), and
      * operation runs (every device kernel's count). A fit evaluates the roofline once and these numbers give the step
      * at any terms.
      */
@@ -184,7 +186,8 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
                 lowPrecision += seconds[i] * scale;
             } else if (!memoryBound[i] && pass) {
                 computeBound += seconds[i] * scale;
-            } else if (memoryBound[i] && op.placement() == Placement.DEVICE && pass) {
+            } else if (memoryBound[i] && op.placement() == Placement.DEVICE && pass
+                    && op.kernel() == Kernel.ELEMENTWISE) {
                 memoryBoundSeconds += seconds[i] * scale;
             }
         }

@@ -49,7 +49,8 @@ class OverheadsTest {
                 attention += eval.seconds()[i];
             } else if (!eval.memoryBound()[i] && pass) {
                 computeBound += eval.seconds()[i]; // BF16 step: no GEMM in 8 bits
-            } else if (eval.memoryBound()[i] && op.placement() == membound.model.roofline.Placement.DEVICE && pass) {
+            } else if (eval.memoryBound()[i] && op.placement() == membound.model.roofline.Placement.DEVICE && pass
+                    && op.kernel() == Kernel.ELEMENTWISE) {
                 memoryBound += eval.seconds()[i];
             } else if (eval.memoryBound()[i] && c == OperationClass.OPTIMIZER) {
                 optimizer += eval.seconds()[i];
@@ -65,6 +66,33 @@ class OverheadsTest {
         // quadruple theirs; the optimizer step stays at its update ceiling.
         assertEquals(attention + 3 * memoryBound, new Overheads(1, 1, 0.5, 0.25, 0, "test")
                 .addedSeconds(plan.operations(), eval), 1e-12);
+    }
+
+    @Test
+    void shouldLeaveMemoryBoundGemmsAtTheirWeightTrafficAndScaleOnlyElementwiseKernels() {
+        // LoRA over 166-token samples at batch 1 on a DGX Spark: the frozen weights' GEMMs are too narrow to be
+        // compute-bound; they stream the weights, which the memory-bound efficiency of unfused elementwise kernels
+        // does not describe.
+        Machine spark = Machines.datasheet("dgx-spark");
+        TrainingSetup setup = TrainingSetup.builder().sequenceLength(166).microBatchSize(1).gradientAccumulation(8)
+                .fineTuning(FineTuning.lora(8, LoraTarget.allLinear())).checkpointing(Checkpointing.FULL).steps(1)
+                .build();
+        StepPlan plan = StepPlanner.plan(Presets.get("llama-3.1-8b"), setup, spark);
+        Roofline.Evaluation eval = Roofline.evaluate(plan.operations(), Ceilings.of(spark, Basis.DATASHEET, 1, null));
+        double gemms = 0;
+        double elementwise = 0;
+        for (int i = 0; i < plan.operations().size(); i++) {
+            Operation op = plan.operations().get(i);
+            boolean pass = op.operationClass() != OperationClass.OPTIMIZER
+                    && op.operationClass() != OperationClass.COMMUNICATION;
+            if (eval.memoryBound()[i] && pass && op.kernel() == Kernel.GEMM) {
+                gemms += eval.seconds()[i];
+            } else if (eval.memoryBound()[i] && pass && op.kernel() == Kernel.ELEMENTWISE) {
+                elementwise += eval.seconds()[i];
+            }
+        }
+        assertTrue(gemms > elementwise, "weight streaming dominates: GEMMs " + gemms + " s, elementwise " + elementwise);
+        assertEquals(elementwise, Overheads.parts(plan.operations(), eval)[3], 1e-12);
     }
 
     @Test
