@@ -100,10 +100,20 @@ final class TrainingRows {
             }
             parallelism = new Parallelism(dp, tp, pp, cp, vp, ep, zero, shard, null, Math.max(1, nodes));
         }
-        // "fp8+attention": the attention kernels in the GEMMs' precision too (Transformer Engine's FP8 attention).
-        boolean lowPrecisionAttention = row.weights().endsWith("+attention");
-        Precision precision = Precision.parse(lowPrecisionAttention
-                ? row.weights().substring(0, row.weights().length() - "+attention".length()) : row.weights());
+        // "fp8+attention": the attention kernels in the GEMMs' precision too; "+bf16-states": parameters and optimizer
+        // states in BF16 with no FP32 master copy (a model built with params_dtype bfloat16 under torch's AdamW).
+        String[] weightParts = row.weights().split("\\+");
+        boolean lowPrecisionAttention = false;
+        boolean bf16States = false;
+        for (int i = 1; i < weightParts.length; i++) {
+            switch (weightParts[i]) {
+                case "attention" -> lowPrecisionAttention = true;
+                case "bf16-states" -> bf16States = true;
+                default -> throw new BadInputException("published.tsv line " + row.line() + ": weights must be a "
+                        + "precision with +attention or +bf16-states after it: weights=" + row.weights());
+            }
+        }
+        Precision precision = Precision.parse(weightParts[0]);
         String[] tuning = row.finetune().split(":");
         int rank = membound.model.Defaults.LORA_RANK;
         java.util.Set<LoraTarget> targets = LoraTarget.allLinear();
@@ -163,6 +173,9 @@ final class TrainingRows {
             }
         } else {
             b.precision(precision);
+        }
+        if (bf16States) {
+            b.optimizerStatePrecision(Precision.BF16).masterWeights(false);
         }
         return b.build();
     }

@@ -190,6 +190,26 @@ class PublishedValidationTest {
     }
 
     @Test
+    void shouldReadBf16StatesAsBf16OptimizerStatesWithoutAMasterCopyAndRefuseAnUnknownSuffix() {
+        var pure = TrainingRows.trainingSetup(row("l245"));
+        assertEquals(membound.vocabulary.Precision.BF16, pure.optimizerStatePrecision(), "l245: params_dtype bfloat16");
+        assertFalse(pure.masterWeights());
+        var fp8 = TrainingRows.trainingSetup(row("l253"));
+        assertEquals(membound.vocabulary.Precision.FP8, fp8.activationPrecision(), "l253: FP8 GEMMs");
+        assertFalse(fp8.masterWeights());
+        var mixed = TrainingRows.trainingSetup(row("l261"));
+        assertEquals(membound.vocabulary.Precision.FP32, mixed.optimizerStatePrecision(), "l261: FP32 parameters");
+        PublishedRow base = row("l245");
+        PublishedRow odd = new PublishedRow(base.line(), base.id(), base.kind(), base.heldOut(), base.model(),
+                base.engine(), base.hardware(), "bf16+fp32-states", base.batch(), base.tokens(), base.context(),
+                base.accumulation(), base.parallel(), base.recompute(), base.finetune(), base.published(),
+                base.unit(), base.source(), base.quote(), base.aside(), base.date());
+        BadInputException e = assertThrows(BadInputException.class, () -> TrainingRows.trainingSetup(odd));
+        assertTrue(e.getMessage().endsWith("weights must be a precision with +attention or +bf16-states after it: "
+                + "weights=bf16+fp32-states"), e.getMessage());
+    }
+
+    @Test
     void shouldRefuseAParallelTokenOrAUnitItDoesNotKnow() {
         PublishedRow base = row("l148");
         PublishedRow odd = new PublishedRow(base.line(), base.id(), base.kind(), base.heldOut(), base.model(),

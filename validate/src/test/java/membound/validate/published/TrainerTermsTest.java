@@ -2,6 +2,7 @@ package membound.validate.published;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -56,11 +57,20 @@ class TrainerTermsTest {
 
     @Test
     void shouldSetTheDgxSparkFineTuningRowsAsideWithTheirReason() {
+        // NVIDIA's blog table (l21-l23) implies about twice the GB10's BF16 peak: aside. The Spark rows read from
+        // public logs and JSON (l243 on) are judged.
+        int judged = 0;
         for (PublishedRow row : PublishedSet.load().rows()) {
             if (row.kind() == Kind.TRAINING && row.hardware().equals("dgx-spark")) {
-                assertNotNull(row.aside(), row.id());
-                assertTrue(row.aside().contains("TFLOP/s"), row.aside());
+                if (row.source().contains("how-nvidia-dgx-sparks-performance-enables-intensive-ai-tasks")) {
+                    assertNotNull(row.aside(), row.id());
+                    assertTrue(row.aside().contains("TFLOP/s"), row.aside());
+                } else {
+                    assertNull(row.aside(), row.id());
+                    judged++;
+                }
             }
         }
+        assertTrue(judged >= 19, "Spark training rows judged: " + judged);
     }
 }
