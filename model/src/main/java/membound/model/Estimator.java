@@ -173,7 +173,7 @@ public final class Estimator {
             if (byTerm[i] == 0) {
                 continue;
             }
-            added.add(new TrainerEstimate.Added(Overheads.TERMS.get(i), byTerm[i], i >= 5
+            added.add(new TrainerEstimate.Added(Overheads.TERMS.get(i), byTerm[i], i >= Overheads.FIRST_PER_RUN_TERM
                     ? String.format(Locale.ROOT, "%,.0f %s x %.2f us", parts[i], SCALED[i], values[i])
                     : String.format(Locale.ROOT, "%s of %s at %.4f", parts[i] >= 1 ? String.format(Locale.ROOT,
                             "%.3f s", parts[i]) : String.format(Locale.ROOT, "%.3f ms", parts[i] * 1e3), SCALED[i],

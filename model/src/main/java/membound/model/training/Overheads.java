@@ -137,6 +137,9 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
     public static final List<String> TERMS = List.of("compute-efficiency", "fp8-compute-efficiency",
             "attention-efficiency", "memory-efficiency", "expert-efficiency", "alltoall-dispatch", "per-operation");
 
+    /** The index of the first term that is a cost per counted run (seconds); those before it are efficiencies. */
+    public static final int FIRST_PER_RUN_TERM = 5;
+
     /**
      * What the terms scale, summed over a step: compute-bound forward/backward/recompute seconds of GEMMs (16 bits
      * and wider, then 8 bits and narrower) and of fused attention kernels (the ceiling's fixed fraction of the GEMM

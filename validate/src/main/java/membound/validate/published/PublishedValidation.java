@@ -372,7 +372,7 @@ public final class PublishedValidation {
     }
 
     /** The training terms, in {@link Overheads}' order, and the value of each that leaves the roofline as it is. */
-    private static final int TRAINING_TERMS = 7;
+    private static final int TRAINING_TERMS = membound.model.training.Overheads.TERMS.size();
 
     /**
      * The fit rows a trainer's term must move for the trainer to get a value of its own: fewer leave it at the typical
@@ -383,8 +383,7 @@ public final class PublishedValidation {
     private static final double[] NO_TERMS = {1, 1, 1, 1, 1, 0, 0};
     private static final int EXPERT_TERM = 4;
     private static final int ALLTOALL_DISPATCH_TERM = 5;
-    private static final String[] TRAINING_NAMES = {"compute-efficiency", "fp8-compute-efficiency",
-        "attention-efficiency", "memory-efficiency", "expert-efficiency", "alltoall-dispatch", "per-operation"};
+    private static final String[] TRAINING_NAMES = membound.model.training.Overheads.TERMS.toArray(String[]::new);
 
     /**
      * The training terms: a full search on every fifth point of each grid, then coordinate descent over the
@@ -637,7 +636,7 @@ public final class PublishedValidation {
 
     /** Whether a training term is seconds per counted run (the all-to-all dispatch, per operation), not an efficiency. */
     private static boolean seconds(int term) {
-        return term == ALLTOALL_DISPATCH_TERM || term == TRAINING_TERMS - 1;
+        return term >= membound.model.training.Overheads.FIRST_PER_RUN_TERM;
     }
 
     /** Whether a catalog machine has any published third-party measurement (the measured basis). */
