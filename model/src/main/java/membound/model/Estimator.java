@@ -160,7 +160,8 @@ public final class Estimator {
 
     /** What scales each term, as the output says it: kernel seconds for an efficiency, a count for a cost per run. */
     private static final String[] SCALED = {"compute-bound GEMMs (16 bits and wider)",
-        "compute-bound GEMMs (8 bits and narrower)", "compute-bound fused attention", "memory-bound device kernels",
+        "compute-bound GEMMs (8 bits and narrower)", "compute-bound fused attention",
+        "memory-bound elementwise kernels of the passes",
         "the routed experts' GEMMs", "all-to-all dispatches", "operation runs"};
 
     /** Each term's share of the added seconds, largest |share| first, the terms that add nothing left out. */

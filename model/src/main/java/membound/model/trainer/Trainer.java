@@ -145,8 +145,8 @@ public record Trainer(String id, String name, List<String> aliases, String terms
     /** The same, and a token dispatcher the trainer lacks: Megatron-Core's all-to-all one outside Megatron-Core. */
     public void check(Parallelism parallelism, membound.model.training.MoeDispatcher dispatcher) {
         if (dispatcher == membound.model.training.MoeDispatcher.ALLTOALL && !alltoallDispatcher) {
-            throw new BadInputException("moe-dispatcher must be fused with trainer " + id + " (Megatron-Core's all-to-all "
-                    + "token dispatcher runs in megatron and nemo; " + id + " routes tokens its own way): "
+            throw new BadInputException("moe-dispatcher must be fused with trainer " + id + " (Megatron-Core's "
+                    + "all-to-all token dispatcher runs in megatron and nemo; " + id + " routes tokens its own way): "
                     + "moe-dispatcher=alltoall, trainer=" + id);
         }
         if (parallelism.zeroStage() > maxZeroStage) {

@@ -35,10 +35,10 @@ import membound.model.roofline.Roofline;
  *   <li>{@code alltoallDispatchSeconds}: a fixed cost per forward dispatch under Megatron-Core's all-to-all token
  *   dispatcher ({@link MoeDispatcher#ALLTOALL}): it reads each MoE layer's token counts back to the host before the
  *   exchange (Megatron-LM megatron/core/transformer/moe/token_dispatcher.py, MoEAlltoAllTokenDispatcher's
- *   cuda_sync_point), a synchronisation that takes away the host's lead, so the GPU then waits on the host as it issues the
- *   layer's permutes, exchange and grouped GEMMs one by one. That wait is host time, the same on a fast GPU as on a
- *   slow one, so it is a time per dispatch (forward and recompute: the backward exchange reuses the known split
- *   sizes), not a fraction of the experts' GEMM time; their GEMMs take {@code expertEfficiency} under either
+ *   cuda_sync_point), a synchronisation that takes away the host's lead, so the GPU then waits on the host as it
+ *   issues the layer's permutes, exchange and grouped GEMMs one by one. That wait is host time, the same on a fast GPU
+ *   as on a slow one, so it is a time per dispatch (forward and recompute: the backward exchange reuses the known
+ *   split sizes), not a fraction of the experts' GEMM time; their GEMMs take {@code expertEfficiency} under either
  *   dispatcher;</li>
  *   <li>{@code perOperationSeconds}: a fixed cost per operation run (kernel launch, Python dispatch, the
  *   synchronisation between them, an FSDP gather's wait), times every operation's count in the step.</li>
@@ -144,7 +144,8 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
      * What the terms scale, summed over a step: compute-bound forward/backward/recompute seconds of GEMMs (16 bits
      * and wider, then 8 bits and narrower) and of fused attention kernels (the ceiling's fixed fraction of the GEMM
      * rate, scaled by the trainer's own), memory-bound elementwise device seconds of the forward, backward and
-     * recompute passes (not the optimizer step, not memory-bound GEMMs), compute-bound seconds of the routed experts' GEMMs, forward and recompute dispatches under the all-to-all dispatcher (none on a fused path), and
+     * recompute passes (not the optimizer step, not memory-bound GEMMs), compute-bound seconds of the routed
+     * experts' GEMMs, forward and recompute dispatches under the all-to-all dispatcher (none on a fused path), and
      * operation runs (every device kernel's count). A fit evaluates the roofline once and these numbers give the step
      * at any terms.
      */

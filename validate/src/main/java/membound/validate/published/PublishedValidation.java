@@ -485,7 +485,7 @@ public final class PublishedValidation {
             "fraction of the fused-attention ceiling (Defaults.fusedAttentionFractionOfGemm of the GEMM rate: "
                     + "FlashAttention-2 on the device) " + who + " compute-bound attention kernels reach "
                     + "(Overheads.attentionEfficiency)",
-            "fraction of the basis's memory bandwidth " + who + " memory-bound device kernels (norms, activations, "
+            "fraction of the basis's memory bandwidth " + who + " memory-bound elementwise kernels (norms, activations, "
                     + "residual adds of the passes; not the optimizer step) reach (Overheads.memoryEfficiency)",
             "fraction of the GEMM ceiling " + who + " routed experts' GEMMs of a mixture of experts reach, in any "
                     + "precision, under either dispatcher (Overheads.expertEfficiency)",
@@ -634,7 +634,7 @@ public final class PublishedValidation {
         return s;
     }
 
-    /** Whether a training term is seconds per counted run (the all-to-all dispatch, per operation), not an efficiency. */
+    /** Whether a training term is seconds per counted run (all-to-all dispatch, per operation), not an efficiency. */
     private static boolean seconds(int term) {
         return term >= membound.model.training.Overheads.FIRST_PER_RUN_TERM;
     }
