@@ -73,6 +73,10 @@ class IndexPageTest {
                 + Numbers.roundedDuration(run.measured().stepSeconds())), "the example's step time");
         assertTrue(page.contains("Expected step with trainer typical&#39;s overheads</td><td class=\"value\">"
                 + Numbers.roundedDuration(run.expected().stepSeconds())), "predict's first block, the expected step");
+        // What each of the trainer's terms adds, largest first, as predict prints it.
+        var largest = run.expected().added().get(0);
+        assertTrue(page.contains("What trainer typical&#39;s terms add to the step</td><td class=\"value\">"
+                + largest.term() + " +" + Numbers.roundedDuration(largest.seconds())), "the breakdown's largest term");
         assertTrue(page.contains("Predicted step time (roofline bound), datasheet ceilings</td><td class=\"value\">"
                 + Numbers.roundedDuration(run.datasheet().stepSeconds())), "datasheet step time");
         assertTrue(page.contains(Numbers.percent(run.measured().mfu())), "MFU");
