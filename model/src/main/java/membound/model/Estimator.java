@@ -166,16 +166,14 @@ public final class Estimator {
 
     /** Each term's share of the added seconds, largest |share| first, the terms that add nothing left out. */
     static List<TrainerEstimate.Added> addedByTerm(double[] parts, double[] byTerm, Overheads overheads) {
-        double[] values = {overheads.computeEfficiency(), overheads.lowPrecisionComputeEfficiency(),
-            overheads.attentionEfficiency(), overheads.memoryEfficiency(), overheads.expertEfficiency(),
-            overheads.alltoallDispatchSeconds() * 1e6, overheads.perOperationSeconds() * 1e6};
+        double[] values = overheads.values();
         List<TrainerEstimate.Added> added = new ArrayList<>();
         for (int i = 0; i < byTerm.length; i++) {
             if (byTerm[i] == 0) {
                 continue;
             }
             added.add(new TrainerEstimate.Added(Overheads.TERMS.get(i), byTerm[i], i >= Overheads.FIRST_PER_RUN_TERM
-                    ? String.format(Locale.ROOT, "%,.0f %s x %.2f us", parts[i], SCALED[i], values[i])
+                    ? String.format(Locale.ROOT, "%,.0f %s x %.2f us", parts[i], SCALED[i], values[i] * 1e6)
                     : String.format(Locale.ROOT, "%s of %s at %.4f", parts[i] >= 1 ? String.format(Locale.ROOT,
                             "%.3f s", parts[i]) : String.format(Locale.ROOT, "%.3f ms", parts[i] * 1e3), SCALED[i],
                             values[i])));

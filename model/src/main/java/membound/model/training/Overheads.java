@@ -46,7 +46,7 @@ import membound.model.roofline.Roofline;
  * None is measured by the CPU or GPU suites today; they are fitted on the fit rows of the published set, per
  * trainer ({@code membound validate --published} prints their values and the rows; {@code
  * membound.model.trainer.Trainer} carries them into {@code predict}). {@link #NONE} leaves the roofline as it is.
- * Cheap: one pass over the evaluation's arrays, no allocation.
+ * Cheap: one pass over the evaluation's arrays into a seven-element array.
  */
 public record Overheads(double computeEfficiency, double lowPrecisionComputeEfficiency, double attentionEfficiency,
                         double memoryEfficiency, double expertEfficiency, double alltoallDispatchSeconds,
@@ -128,9 +128,23 @@ public record Overheads(double computeEfficiency, double lowPrecisionComputeEffi
      * efficiency scales its seconds by 1/e - 1 (less than nothing above 1), a cost per run multiplies its count.
      */
     public double[] addedByTerm(double[] parts) {
-        return new double[] {parts[0] * (1 / computeEfficiency - 1), parts[1] * (1 / lowPrecisionComputeEfficiency - 1),
-            parts[2] * (1 / attentionEfficiency - 1), parts[3] * (1 / memoryEfficiency - 1),
-            parts[4] * (1 / expertEfficiency - 1), parts[5] * alltoallDispatchSeconds, parts[6] * perOperationSeconds};
+        double[] values = values();
+        double[] added = new double[values.length];
+        for (int term = 0; term < values.length; term++) {
+            added[term] = added(term, parts[term], values[term]);
+        }
+        return added;
+    }
+
+    /** The terms' values in the order of {@link #TERMS}: the efficiencies, then the costs per run in seconds. */
+    public double[] values() {
+        return new double[] {computeEfficiency, lowPrecisionComputeEfficiency, attentionEfficiency, memoryEfficiency,
+            expertEfficiency, alltoallDispatchSeconds, perOperationSeconds};
+    }
+
+    /** What term {@code term} at {@code value} adds to a step whose {@link #parts} entry for it is {@code part}. */
+    public static double added(int term, double part, double value) {
+        return term >= FIRST_PER_RUN_TERM ? part * value : part * (1 / value - 1);
     }
 
     /** The terms' names as trainers.tsv and validate --published print them, in the order of {@link #parts}. */

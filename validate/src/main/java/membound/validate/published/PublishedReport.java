@@ -261,7 +261,6 @@ public final class PublishedReport {
         return Integer.parseInt(b.substring(pb.length())) == Integer.parseInt(a.substring(pa.length())) + 1;
     }
 
-    /** Reasons run to a few sentences: wrapped at word breaks under {@link #TEXT_COLUMNS}, continued under the text. */
     /** A kind's held-out rows whose |error| passes its limit, the largest first (none where the kind has no limit). */
     static List<RowResult> overLimit(Result result, KindSummary s) {
         return result.rows().stream()
@@ -271,6 +270,7 @@ public final class PublishedReport {
                 .toList();
     }
 
+    /** Reasons run to a few sentences: wrapped at word breaks under {@link #TEXT_COLUMNS}, continued under the text. */
     private static String wrapped(String head, String text) {
         StringBuilder out = new StringBuilder(head);
         String indent = " ".repeat(head.length());

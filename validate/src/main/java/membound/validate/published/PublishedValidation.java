@@ -629,7 +629,7 @@ public final class PublishedValidation {
     private static double added(double[] parts, double[] v) {
         double s = 0;
         for (int i = 0; i < TRAINING_TERMS; i++) {
-            s += seconds(i) ? parts[i] * v[i] : parts[i] * (1 / v[i] - 1);
+            s += Overheads.added(i, parts[i], v[i]);
         }
         return s;
     }
